@@ -1,0 +1,2 @@
+"""The thin Scrapy layer: add-on, pipelines, settings registry. The only place that
+imports Scrapy."""

@@ -1,0 +1,185 @@
+"""``CleanPipeline``: turns an item's raw page HTML into clean fields.
+
+Works with any item type ``itemadapter`` knows (dict, ``scrapy.Item``, dataclass, attrs,
+pydantic). Items without HTML pass through untouched (counted). A page that cannot be
+cleaned is counted under ``webclean/items/failed/<reason>`` and either passed on with an
+error field (default) or dropped (``WEBCLEAN_ON_ERROR = "drop"``): cleaning never crashes
+the crawl.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy import signals
+from scrapy.exceptions import DropItem, NotConfigured
+
+from scrapy_webclean.cleaning import CleanOptions, clean_html
+from scrapy_webclean.errors import CleanError
+from scrapy_webclean.integration.settings import get_setting
+from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
+from scrapy_webclean.segmentation.quark import QuarkOptions
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+    from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
+
+STATS_PREFIX = "webclean"
+
+
+def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
+    """Build :class:`CleanOptions` from ``WEBCLEAN_*`` settings."""
+    extra_noise = tuple(get_setting(settings, "WEBCLEAN_EXTRA_NOISE_WORDS"))
+    return CleanOptions(
+        custom_tags=tuple(t.lower() for t in get_setting(settings, "WEBCLEAN_CUSTOM_TAGS")),
+        custom_patterns=tuple(get_setting(settings, "WEBCLEAN_CUSTOM_PATTERNS")),
+        quark=QuarkOptions(min_block_chars=get_setting(settings, "WEBCLEAN_MIN_BLOCK_CHARS")),
+        classifier=ClassifierOptions(
+            similarity_threshold=get_setting(settings, "WEBCLEAN_SIMILARITY_THRESHOLD"),
+            noise_words=DEFAULT_NOISE_WORDS + extra_noise,
+        ),
+        fallback_encodings=tuple(get_setting(settings, "WEBCLEAN_FALLBACK_ENCODINGS")),
+    )
+
+
+class CleanPipeline:
+    """Cleans the page HTML carried by each item (see the module docstring).
+
+    Fills the fields named by ``WEBCLEAN_OUTPUT_FIELDS`` (``title``, ``text``, ``lang``,
+    ``encoding``, ``links`` and ``images`` grouped by block label, and ``blocks`` when
+    ``WEBCLEAN_INCLUDE_BLOCKS`` is on), then removes the raw HTML unless
+    ``WEBCLEAN_KEEP_HTML``. Items of declared-field types (``scrapy.Item``, dataclasses)
+    only get the fields they declare; the missing ones are named once in the log.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not get_setting(settings, "WEBCLEAN_ENABLED"):
+            raise NotConfigured("WEBCLEAN_ENABLED is off")
+        self.crawler = crawler
+        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        self.html_field: str = get_setting(settings, "WEBCLEAN_HTML_FIELD")
+        self.url_field: str = get_setting(settings, "WEBCLEAN_URL_FIELD")
+        self.content_type_field: str = get_setting(settings, "WEBCLEAN_CONTENT_TYPE_FIELD")
+        self.keep_html: bool = get_setting(settings, "WEBCLEAN_KEEP_HTML")
+        self.include_blocks: bool = get_setting(settings, "WEBCLEAN_INCLUDE_BLOCKS")
+        self.output_fields: dict[str, str | None] = get_setting(settings, "WEBCLEAN_OUTPUT_FIELDS")
+        self.on_error: str = str(get_setting(settings, "WEBCLEAN_ON_ERROR")).lower()
+        if self.on_error not in ("pass", "drop"):
+            raise ValueError(f"WEBCLEAN_ON_ERROR must be 'pass' or 'drop', not {self.on_error!r}")
+        self.error_field: str = get_setting(settings, "WEBCLEAN_ERROR_FIELD")
+        self.options = clean_options_from_settings(settings)
+        self._warned_types: set[type] = set()
+        self._seconds = 0.0
+        self._counts: Counter[str] = Counter()
+        crawler.signals.connect(self._log_summary, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CleanPipeline:
+        return cls(crawler)
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        self._counts[key] += count
+        self.stats.inc_value(f"{STATS_PREFIX}/{key}", count)
+
+    def process_item(self, item: Any) -> Any:
+        """Clean one item in place and return it (or raise ``DropItem`` on failure)."""
+        adapter = ItemAdapter(item)
+        self._inc("items/in")
+        html = adapter.get(self.html_field)
+        if html is None or (isinstance(html, (str, bytes)) and not html):
+            self._inc("items/no_html")
+            return item
+        url = adapter.get(self.url_field)
+        content_type = adapter.get(self.content_type_field)
+        started = time.perf_counter()
+        try:
+            if not isinstance(html, (str, bytes)):
+                raise CleanError(f"field {self.html_field!r} holds {type(html).__name__}, "
+                                 "not str or bytes", reason="bad_html_type")
+            result = clean_html(html, url if isinstance(url, str) else None,
+                                content_type=content_type, options=self.options)
+        except CleanError as exc:
+            return self._failed(item, adapter, url, exc.reason, str(exc))
+        except Exception as exc:  # never let one page stop the crawl
+            logger.exception("webclean: unexpected error cleaning %s", url)
+            return self._failed(item, adapter, url, "internal_error", repr(exc))
+        finally:
+            self._seconds += time.perf_counter() - started
+
+        data = result.to_dict(include_blocks=self.include_blocks)
+        self._set_fields(item, adapter, data)
+        if not self.keep_html:
+            self._remove(item, adapter, self.html_field)
+            self._remove(item, adapter, self.content_type_field)
+        self._inc("items/cleaned")
+        self._inc(f"pages/lang/{result.lang}")
+        self._inc(f"pages/encoding/{result.encoding}")
+        if not result.text:
+            self._inc("pages/no_main_text")
+        for block in result.blocks:
+            self._inc(f"blocks/{block.label.value}")
+        self._inc("chars/text", len(result.text))
+        return item
+
+    def _failed(self, item: Any, adapter: ItemAdapter, url: Any, reason: str, message: str) -> Any:
+        self._inc(f"items/failed/{reason}")
+        if self.on_error == "drop":
+            self._inc(f"items/dropped/{reason}")
+            raise DropItem(f"webclean: cannot clean {url}: {message} ({reason})")
+        logger.warning("webclean: cannot clean %s: %s (%s); passing it on", url, message, reason)
+        if self.error_field in adapter.field_names() or isinstance(item, MutableMapping):
+            adapter[self.error_field] = reason
+        return item
+
+    def _set_fields(self, item: Any, adapter: ItemAdapter, data: dict[str, Any]) -> None:
+        declared = None if isinstance(item, dict) else set(adapter.field_names())
+        missing = []
+        for key, field_name in self.output_fields.items():
+            if not field_name or key not in data:
+                continue
+            if declared is not None and field_name not in declared:
+                missing.append(field_name)
+                continue
+            adapter[field_name] = data[key]
+        if missing and type(item) not in self._warned_types:
+            self._warned_types.add(type(item))
+            logger.warning("webclean: %s declares no field for %s; those results are not "
+                           "stored (declare them or rename them with WEBCLEAN_OUTPUT_FIELDS)",
+                           type(item).__name__, ", ".join(missing))
+
+    @staticmethod
+    def _remove(item: Any, adapter: ItemAdapter, field_name: str) -> None:
+        if field_name not in adapter:
+            return
+        if isinstance(item, MutableMapping):  # dict and scrapy.Item
+            del adapter[field_name]
+        else:  # dataclass, attrs, pydantic: the attribute must stay, empty it
+            adapter[field_name] = None
+
+    def _log_summary(self) -> None:
+        c = self._counts
+        cleaned = c["items/cleaned"]
+        failed = {k.rsplit("/", 1)[1]: v for k, v in c.items() if k.startswith("items/failed/")}
+        langs = {k.rsplit("/", 1)[1]: v for k, v in c.items() if k.startswith("pages/lang/")}
+        per_page = 1000 * self._seconds / cleaned if cleaned else 0.0
+        logger.info(
+            "webclean summary: %d items in, %d cleaned, %d without HTML, %d failed%s; main text "
+            "found on %d pages; blocks: %d content, %d related, %d noise; languages: %s; "
+            "cleaning took %.1f s (%.1f ms per page)",
+            c["items/in"], cleaned, c["items/no_html"], sum(failed.values()),
+            f" ({', '.join(f'{k}: {v}' for k, v in sorted(failed.items()))})" if failed else "",
+            cleaned - c["pages/no_main_text"], c["blocks/content"], c["blocks/related"],
+            c["blocks/noise"],
+            ", ".join(f"{k} {v}" for k, v in sorted(langs.items())) or "none",
+            self._seconds, per_page,
+        )
+        self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))

@@ -1,0 +1,110 @@
+"""Every ``WEBCLEAN_*`` setting in one place: name, default, meaning.
+
+Components read settings through :func:`get_setting`, so a default lives here only, and the
+README's settings table is generated from :data:`SETTINGS` (``python -m
+scrapy_webclean.integration.settings``). This module imports nothing from Scrapy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS
+from scrapy_webclean.segmentation.blockmodel import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
+from scrapy_webclean.segmentation.classify import ClassifierOptions
+from scrapy_webclean.segmentation.quark import QuarkOptions
+
+#: Order of CleanPipeline in ITEM_PIPELINES when installed by the add-on.
+CLEAN_PIPELINE_ORDER = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """A documented setting: its name, default and a one-line meaning."""
+
+    name: str
+    default: Any
+    doc: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("WEBCLEAN_ENABLED", True, "Master switch; False disables every webclean component."),
+    Setting("WEBCLEAN_HTML_FIELD", "html", "Item field holding the page HTML (str or bytes)."),
+    Setting("WEBCLEAN_URL_FIELD", "url", "Item field holding the page URL."),
+    Setting("WEBCLEAN_CONTENT_TYPE_FIELD", "content_type",
+            "Item field with the HTTP Content-Type header, used to decode bytes HTML (optional)."),
+    Setting("WEBCLEAN_KEEP_HTML", False,
+            "Keep the raw HTML (and content-type) fields in the item after cleaning."),
+    Setting("WEBCLEAN_INCLUDE_BLOCKS", False,
+            "Add the list of blocks (text, label, path, signals) to each item."),
+    Setting("WEBCLEAN_OUTPUT_FIELDS",
+            {"title": "title", "text": "text", "lang": "lang", "encoding": "encoding",
+             "links": "links", "images": "images", "blocks": "blocks"},
+            "Names of the fields the pipeline fills; map a result to None to leave it out."),
+    Setting("WEBCLEAN_ON_ERROR", "pass",
+            "What to do with an item whose page cannot be cleaned: 'pass' (on, with an "
+            "error field) or 'drop'."),
+    Setting("WEBCLEAN_ERROR_FIELD", "webclean_error",
+            "Field set to the failure reason when an uncleanable item is passed on."),
+    Setting("WEBCLEAN_CUSTOM_TAGS", list(DEFAULT_CUSTOM_TAGS),
+            "Customised (C) tags: each such element is its own block."),
+    Setting("WEBCLEAN_CUSTOM_PATTERNS", list(DEFAULT_CUSTOM_PATTERNS),
+            "Customised (C) regular expressions: a short line matching one is its own block."),
+    Setting("WEBCLEAN_EXTRA_NOISE_WORDS", [],
+            "Words added to the built-in noise-word list of the block classifier."),
+    Setting("WEBCLEAN_MIN_BLOCK_CHARS", QuarkOptions().min_block_chars,
+            "Characters of text that make a B tag (div, td, ...) a block of its own."),
+    Setting("WEBCLEAN_SIMILARITY_THRESHOLD", ClassifierOptions().similarity_threshold,
+            "Token overlap (0-1) with the longest block that marks a block as content."),
+    Setting("WEBCLEAN_FALLBACK_ENCODINGS", list(DEFAULT_FALLBACK_ENCODINGS),
+            "Encodings tried, in order, for pages that declare none."),
+)
+
+_BY_NAME = {s.name: s for s in SETTINGS}
+
+
+class SettingsLike(Protocol):
+    """The part of ``scrapy.settings.BaseSettings`` we use (kept Scrapy-free here)."""
+
+    def get(self, name: str, default: Any = None) -> Any: ...
+
+
+def get_setting(settings: SettingsLike | Mapping[str, Any], name: str) -> Any:
+    """Value of a ``WEBCLEAN_*`` setting, falling back to its documented default."""
+    default = _BY_NAME[name].default
+    value = settings.get(name, None)
+    if value is None:
+        return default
+    if isinstance(default, bool) and isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, str):
+        return int(value)
+    if isinstance(default, float) and isinstance(value, str):
+        return float(value)
+    if isinstance(default, list) and isinstance(value, str):
+        if value.lstrip().startswith("["):
+            return list(json.loads(value))
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if isinstance(default, dict) and isinstance(value, str):
+        value = json.loads(value)
+    if isinstance(default, dict) and isinstance(value, Mapping):
+        return {**default, **value}
+    return value
+
+
+def settings_table() -> str:
+    """The settings as a Markdown table (for the README)."""
+    rows = ["| Setting | Default | Meaning |", "|---|---|---|"]
+    for setting in SETTINGS:
+        default = repr(setting.default)
+        if len(default) > 60:
+            default = default[:57] + "..."
+        rows.append(f"| `{setting.name}` | `{default}` | {setting.doc} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":  # pragma: no cover - documentation helper
+    print(settings_table())

@@ -1,0 +1,104 @@
+"""What cleaning a page returns: plain dataclasses, JSON-ready through ``to_dict``."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from scrapy_webclean.segmentation.classify import BlockLabel
+
+LABELS: tuple[str, ...] = tuple(label.value for label in BlockLabel)
+
+
+@dataclass(slots=True)
+class Link:
+    """A hyperlink: absolute URL and anchor text."""
+
+    url: str
+    text: str
+
+
+@dataclass(slots=True)
+class Image:
+    """An image reference as written on the page (sizes in CSS pixels when given)."""
+
+    src: str
+    alt: str = ""
+    title: str = ""
+    width: int | None = None
+    height: int | None = None
+    link: str | None = None
+
+
+@dataclass(slots=True)
+class Block:
+    """One block of the page with its label and the signals that decided it.
+
+    ``chars``/``anchor_chars`` are character counts; ``content_probability`` is the naive
+    Bayes posterior (0-1); ``similarity`` is the token overlap with the longest block (0-1).
+    """
+
+    index: int
+    label: BlockLabel
+    text: str
+    path: str
+    chars: int
+    anchor_chars: int
+    link_count: int
+    punct_count: int
+    content_probability: float
+    similarity: float
+    features: dict[str, bool] = field(default_factory=dict)
+    links: list[Link] = field(default_factory=list)
+    images: list[Image] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["label"] = self.label.value
+        return data
+
+
+@dataclass(slots=True)
+class CleanResult:
+    """A cleaned page.
+
+    ``text`` is the main content as plain text, paragraphs separated by newlines (the title
+    is in ``title``, not repeated in ``text``); ``lang`` is an ISO 639-1 code or "und";
+    ``encoding`` is the codec the page was decoded with.
+    """
+
+    url: str | None
+    title: str
+    text: str
+    lang: str
+    encoding: str
+    blocks: list[Block] = field(default_factory=list)
+
+    def links_by_label(self) -> dict[str, list[Link]]:
+        """Links grouped by the label of the block they sit in."""
+        grouped: dict[str, list[Link]] = {label: [] for label in LABELS}
+        for block in self.blocks:
+            grouped[block.label.value].extend(block.links)
+        return grouped
+
+    def images_by_label(self) -> dict[str, list[Image]]:
+        """Images grouped by the label of the block they sit in."""
+        grouped: dict[str, list[Image]] = {label: [] for label in LABELS}
+        for block in self.blocks:
+            grouped[block.label.value].extend(block.images)
+        return grouped
+
+    def to_dict(self, include_blocks: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict: title, text, lang, encoding, links and images by label."""
+        data: dict[str, Any] = {
+            "url": self.url,
+            "title": self.title,
+            "text": self.text,
+            "lang": self.lang,
+            "encoding": self.encoding,
+            "links": {k: [asdict(v) for v in vs] for k, vs in self.links_by_label().items()},
+            "images": {k: [asdict(v) for v in vs] for k, vs in self.images_by_label().items()},
+        }
+        if include_blocks:
+            data["blocks"] = [block.to_dict() for block in self.blocks]
+        return data

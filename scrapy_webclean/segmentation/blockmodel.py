@@ -1,0 +1,347 @@
+"""The light block model: per-node counts computed in one iterative pass over an lxml tree.
+
+Nodes are numbered in document (pre-)order, so every descendant of node ``i`` has a larger
+index than ``i`` and a reverse scan over the indices visits children before parents: the
+subtree totals, the bottom-up segmentation and everything after them are plain loops over
+lists, never recursion (a page with 100,000 nested ``<div>`` costs nothing special).
+
+Text is kept as *runs*: each ``el.text`` belongs to ``el`` and each ``el.tail`` to the
+parent of ``el``, whitespace collapsed to one space (a leading or trailing space is kept
+so that inline pieces join correctly: "foo <b>bar</b>" stays "foo bar", 中文<b>词</b> stays
+中文词). Lengths are counted on the stripped run, in characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS, TagClass, tag_class
+
+_WS_RE = re.compile(r"\s+")
+_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_INT_RE = re.compile(r"\d+")
+
+#: Characters counted as punctuation (Chinese full-width and ASCII), for the Quark features.
+PUNCTUATION = "，。、；：？！“”‘’（）《》〈〉【】「」『』…—～·,.;:?!\"'()[]{}<>-–—…"
+_PUNCT_DELETE = str.maketrans("", "", PUNCTUATION)
+
+#: Lazy-loading attributes checked before ``src`` (a placeholder usually sits in ``src``).
+LAZY_SRC_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src", "data-url", "data-srcset")
+
+#: Default customised (C) tags: the headline is its own block.
+DEFAULT_CUSTOM_TAGS: tuple[str, ...] = ("h1",)
+
+#: Default customised patterns: a date line (news byline) becomes its own block.
+DEFAULT_CUSTOM_PATTERNS: tuple[str, ...] = (
+    r"(?:19|20)\d\d\s*[-/.年]\s*[01]?\d\s*[-/.月]\s*[0-3]?\d",
+    r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+[0-3]?\d,?\s+(?:19|20)\d\d\b",
+    r"\b[0-3]?\d\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+(?:19|20)\d\d\b",
+)
+
+#: A pattern-matched line longer than this (chars) is body text, not a byline.
+CUSTOM_PATTERN_MAX_CHARS = 100
+
+
+@dataclass(slots=True)
+class TextRun:
+    """A piece of visible text: its owner node, collapsed text, and layout flags."""
+
+    owner: int
+    text: str
+    anchor: bool
+    line_break: bool
+
+
+@dataclass(slots=True)
+class LinkRef:
+    """An ``<a href>``: node index of the ``<a>``, absolute URL, anchor text, and how many
+    text runs precede it (its place in reading order)."""
+
+    node: int
+    url: str
+    at_run: int
+    text: str = ""
+
+
+@dataclass(slots=True)
+class ImageRef:
+    """An ``<img>`` with what can be known before fetching it (sizes in CSS pixels);
+    ``at_run`` is how many text runs precede it."""
+
+    node: int
+    at_run: int
+    src: str
+    alt: str
+    title: str
+    width: int | None
+    height: int | None
+    link: str | None
+
+
+@dataclass(slots=True)
+class PageModel:
+    """Parallel per-node lists (index = document order) plus runs, links and images.
+
+    ``own_*`` lists count what a node holds directly; the plain lists (``text_len`` ...)
+    are subtree totals. ``visible[i]`` is False for S-class and hidden subtrees.
+    """
+
+    elements: list[etree._Element] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    classes: list[TagClass] = field(default_factory=list)
+    parents: list[int] = field(default_factory=list)
+    depths: list[int] = field(default_factory=list)
+    visible: list[bool] = field(default_factory=list)
+    custom: list[bool] = field(default_factory=list)
+    own_text: list[int] = field(default_factory=list)
+    own_anchor: list[int] = field(default_factory=list)
+    own_punct: list[int] = field(default_factory=list)
+    own_links: list[int] = field(default_factory=list)
+    text_len: list[int] = field(default_factory=list)
+    anchor_len: list[int] = field(default_factory=list)
+    punct_count: list[int] = field(default_factory=list)
+    link_count: list[int] = field(default_factory=list)
+    l_count: list[int] = field(default_factory=list)
+    node_count: list[int] = field(default_factory=list)
+    runs: list[TextRun] = field(default_factory=list)
+    links: list[LinkRef] = field(default_factory=list)
+    images: list[ImageRef] = field(default_factory=list)
+    title: str = ""
+    meta_title: str = ""
+    base_url: str | None = None
+    lang_attr: str = ""
+    max_depth: int = 0
+
+    def __len__(self) -> int:
+        return len(self.tags)
+
+    def link_density(self, node: int) -> float:
+        """Anchor chars / all chars of a node's subtree (0-1; 0 without text)."""
+        total = self.text_len[node]
+        return self.anchor_len[node] / total if total else 0.0
+
+
+def collapse_ws(text: str) -> str:
+    """Collapse whitespace runs (including NBSP and U+3000) to one space."""
+    return _WS_RE.sub(" ", text)
+
+
+def punctuation_count(text: str) -> int:
+    """Number of punctuation characters in ``text`` (see :data:`PUNCTUATION`)."""
+    return len(text) - len(text.translate(_PUNCT_DELETE))
+
+
+def _dimension(value: str | None) -> int | None:
+    if not value:
+        return None
+    match = _INT_RE.match(value.strip())
+    return int(match.group()) if match else None
+
+
+def _image_src(el: etree._Element) -> str | None:
+    for attribute in LAZY_SRC_ATTRIBUTES:
+        value = el.get(attribute)
+        if value and not value.startswith("data:"):
+            return value.split()[0] if attribute.endswith("srcset") else value
+    src = el.get("src")
+    if src and not src.startswith("data:"):
+        return src
+    return None
+
+
+def _absolute(base: str | None, href: str) -> str:
+    href = href.strip()
+    if base is None:
+        return href
+    try:
+        return urljoin(base, href)
+    except ValueError:
+        return href
+
+
+def _read_head(root: etree._Element, model: PageModel, url: str | None) -> None:
+    title = root.find(".//title")
+    if title is not None:
+        model.title = collapse_ws(title.xpath("string()")).strip()
+    base = root.find(".//base[@href]")
+    model.base_url = _absolute(url, base.get("href", "")) if base is not None else url
+    for meta in root.iterfind(".//meta[@property='og:title']"):
+        model.meta_title = collapse_ws(meta.get("content", "")).strip()
+        break
+    model.lang_attr = (root.get("lang") or "").strip().lower()
+
+
+def build_page_model(
+    root: etree._Element,
+    url: str | None = None,
+    custom_tags: Iterable[str] = DEFAULT_CUSTOM_TAGS,
+    custom_patterns: Iterable[str | re.Pattern[str]] = DEFAULT_CUSTOM_PATTERNS,
+) -> PageModel:
+    """Walk the tree once (iteratively) and return its :class:`PageModel`.
+
+    ``custom_tags`` (lower-case tag names) and ``custom_patterns`` (regular expressions over
+    a node's own text) set the C mark of ALGORITHMS.md section 4: a node carrying it becomes
+    its own block. A pattern marks the nearest B or L ancestor-or-self of the text, and only
+    when that node holds at most :data:`CUSTOM_PATTERN_MAX_CHARS` characters.
+    """
+    model = PageModel()
+    _read_head(root, model, url)
+    base = model.base_url
+    custom_tag_set = frozenset(t.lower() for t in custom_tags)
+
+    elements, tags, classes, parents, depths = (
+        model.elements, model.tags, model.classes, model.parents, model.depths)
+    visible, custom = model.visible, model.custom
+    own_text, own_anchor, own_punct, own_links = (
+        model.own_text, model.own_anchor, model.own_punct, model.own_links)
+    runs, links, images = model.runs, model.links, model.images
+
+    stack: list[int] = []
+    anchor_stack: list[tuple[int, int, str | None]] = []  # (node, first run, href)
+    pending_break = False
+    pending_space = False
+
+    def emit(owner: int, raw: str) -> None:
+        nonlocal pending_break, pending_space
+        text = _WS_RE.sub(" ", raw)
+        stripped = text.strip()
+        if not stripped:
+            pending_space = True
+            return
+        if pending_space and text[0] != " ":
+            text = " " + text
+        pending_space = False
+        in_anchor = bool(anchor_stack)
+        runs.append(TextRun(owner, text, in_anchor, pending_break))
+        pending_break = False
+        length = len(stripped)
+        own_text[owner] += length
+        own_punct[owner] += length - len(stripped.translate(_PUNCT_DELETE))
+        if in_anchor:
+            own_anchor[owner] += length
+
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag
+        if event == "start":
+            index = len(tags)
+            parent = stack[-1] if stack else -1
+            name = tag.lower() if isinstance(tag, str) else ""
+            cls = tag_class(name) if name else TagClass.A
+            is_visible = cls is not TagClass.S and (parent < 0 or visible[parent])
+            if is_visible and (el.get("hidden") is not None or el.get("aria-hidden") == "true"):
+                is_visible = False
+            if is_visible:
+                style = el.get("style")
+                if style and _HIDDEN_STYLE_RE.search(style):
+                    is_visible = False
+            elements.append(el)
+            tags.append(name)
+            classes.append(cls)
+            parents.append(parent)
+            depth = len(stack)
+            depths.append(depth)
+            if depth > model.max_depth:
+                model.max_depth = depth
+            visible.append(is_visible)
+            custom.append(name in custom_tag_set)
+            own_text.append(0)
+            own_anchor.append(0)
+            own_punct.append(0)
+            own_links.append(0)
+            stack.append(index)
+            if not is_visible:
+                walker.skip_subtree()
+                continue
+            if name in BREAK_TAGS:
+                pending_break = True
+            if name == "a":
+                href = el.get("href")
+                href = href.strip() if href else None
+                if href and not href.startswith(("javascript:", "#")):
+                    own_links[index] = 1
+                    links.append(LinkRef(index, _absolute(base, href), len(runs)))
+                else:
+                    href = None
+                anchor_stack.append((index, len(runs), href))
+            elif name == "img":
+                src = _image_src(el)
+                if src:
+                    images.append(ImageRef(
+                        index, len(runs), _absolute(base, src), collapse_ws(el.get("alt", "")).strip(),
+                        collapse_ws(el.get("title", "")).strip(), _dimension(el.get("width")),
+                        _dimension(el.get("height")), anchor_stack[-1][2] if anchor_stack else None,
+                    ))
+            text = el.text
+            if text:
+                emit(index, text)
+        else:
+            index = stack.pop()
+            if visible[index]:
+                name = tags[index]
+                if name == "a" and anchor_stack and anchor_stack[-1][0] == index:
+                    _, first_run, href = anchor_stack.pop()
+                    if href is not None:
+                        anchor = "".join(run.text for run in runs[first_run:])
+                        links[-1 if links[-1].node == index else _find_link(links, index)].text = (
+                            collapse_ws(anchor).strip())
+                if name in BREAK_TAGS:
+                    pending_break = True
+            tail = el.tail
+            if tail and stack and visible[stack[-1]]:
+                emit(stack[-1], tail)
+
+    _subtree_totals(model)
+    if custom_patterns:
+        _mark_custom_patterns(model, custom_patterns)
+    return model
+
+
+def _find_link(links: list[LinkRef], node: int) -> int:
+    for position in range(len(links) - 1, -1, -1):
+        if links[position].node == node:
+            return position
+    raise LookupError(node)  # pragma: no cover - every visible <a href> was recorded
+
+
+def _subtree_totals(model: PageModel) -> None:
+    n = len(model.tags)
+    text_len = model.own_text[:]
+    anchor_len = model.own_anchor[:]
+    punct = model.own_punct[:]
+    link_count = model.own_links[:]
+    l_count = [1 if (cls is TagClass.L and vis) else 0 for cls, vis in zip(model.classes, model.visible)]
+    node_count = [1] * n
+    parents = model.parents
+    for i in range(n - 1, 0, -1):
+        p = parents[i]
+        text_len[p] += text_len[i]
+        anchor_len[p] += anchor_len[i]
+        punct[p] += punct[i]
+        link_count[p] += link_count[i]
+        l_count[p] += l_count[i]
+        node_count[p] += node_count[i]
+    model.text_len, model.anchor_len, model.punct_count = text_len, anchor_len, punct
+    model.link_count, model.l_count, model.node_count = link_count, l_count, node_count
+
+
+def _mark_custom_patterns(model: PageModel, patterns: Iterable[str | re.Pattern[str]]) -> None:
+    compiled = [p if isinstance(p, re.Pattern) else re.compile(p) for p in patterns]
+    if not compiled:
+        return
+    classes, parents, text_len = model.classes, model.parents, model.text_len
+    for run in model.runs:
+        if len(run.text) > CUSTOM_PATTERN_MAX_CHARS + 2:
+            continue
+        if not any(p.search(run.text) for p in compiled):
+            continue
+        node = run.owner
+        while node > 0 and classes[node] not in (TagClass.B, TagClass.L):
+            node = parents[node]
+        if node > 0 and text_len[node] <= CUSTOM_PATTERN_MAX_CHARS:
+            model.custom[node] = True

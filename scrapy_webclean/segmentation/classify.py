@@ -1,0 +1,217 @@
+"""Quark block classification (ALGORITHMS.md section 4): two judges, intersected.
+
+1. Text similarity: the longest block is content; another block is content when
+   ``shared tokens / tokens of the smaller block`` (stop words out) reaches a threshold.
+2. Naive Bayes over the thesis's 7 binary features and priors; content when the posterior
+   is above 0.5.
+
+A block is *content* only when both judges say so. A block that is not content but is
+mostly links whose anchors read like titles is *related* (links to other pages on the same
+subject); everything else is *noise*.
+
+Our reading of the thesis, stated where it is silent:
+
+- "Longest" is by non-anchor text, so a big navigation menu never becomes the reference.
+- Lengths are counted in *text units*: a CJK character is one unit, three other
+  non-space characters are one unit. The thesis measured Chinese pages (200 characters,
+  0.3 punctuation marks per 10 characters); counting Latin text in units makes the same
+  thresholds fit English prose, where a word of ~5 letters carries about what 1-2 Chinese
+  characters do.
+- Tokens for the similarity judge are only computed for blocks the Bayes judge accepts:
+  the intersection needs nothing else, and jieba is the slowest step.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.segmentation.quark import Segment
+from scrapy_webclean.text.tokenize import content_tokens
+
+
+class BlockLabel(str, Enum):
+    """What a block is: main content, related links, or noise."""
+
+    CONTENT = "content"
+    RELATED = "related"
+    NOISE = "noise"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: Words that mark template and service blocks (English and Chinese), our own list.
+DEFAULT_NOISE_WORDS: tuple[str, ...] = (
+    "copyright", "©", "all rights reserved", "privacy", "terms of use", "terms of service",
+    "cookie", "cookies", "advertisement", "advertise", "sponsored", "log in", "login",
+    "sign in", "sign up", "register", "subscribe", "newsletter", "share", "follow us",
+    "contact us", "about us", "sitemap", "site map", "skip to", "back to top", "powered by",
+    "disclaimer",
+    "版权", "版权所有", "广告", "登录", "注册", "联系我们", "关于我们", "首页", "免责声明",
+    "隐私", "网站地图", "客服", "举报", "订阅", "分享", "备案", "友情链接", "返回顶部",
+    "设为首页", "加入收藏", "投稿", "招聘", "扫码", "关注我们", "公众号", "ICP",
+)
+
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+
+
+@dataclass(frozen=True, slots=True)
+class NaiveBayesPriors:
+    """P(feature | content) and P(feature | noise) for the 7 features, and P(content).
+
+    Defaults are the figures the Quark thesis measured on hand-labelled Chinese pages.
+    """
+
+    p_content: float = 0.16
+    custom_tag: tuple[float, float] = (0.29, 0.01)
+    noise_word_short: tuple[float, float] = (0.04, 0.45)
+    punct_density: tuple[float, float] = (0.85, 0.25)
+    punct_many: tuple[float, float] = (0.77, 0.34)
+    long_text: tuple[float, float] = (0.84, 0.06)
+    many_links: tuple[float, float] = (0.10, 0.71)
+    anchor_ratio: tuple[float, float] = (0.08, 0.85)
+
+    def table(self) -> dict[str, tuple[float, float]]:
+        """Feature name -> (P(f | content), P(f | noise))."""
+        return {name: getattr(self, name) for name in FEATURE_NAMES}
+
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "custom_tag", "noise_word_short", "punct_density", "punct_many", "long_text",
+    "many_links", "anchor_ratio",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifierOptions:
+    """Thresholds of the classifier; similarity and shares are 0-1, lengths in text units."""
+
+    similarity_threshold: float = 0.3
+    noise_words: tuple[str, ...] = DEFAULT_NOISE_WORDS
+    priors: NaiveBayesPriors = field(default_factory=NaiveBayesPriors)
+    related_anchor_share: float = 0.5
+    related_min_anchor_units: float = 6.0
+
+
+@dataclass(slots=True)
+class Judgement:
+    """Why a block got its label: both judges' outputs and the features used."""
+
+    label: BlockLabel
+    similarity: float
+    content_probability: float
+    features: dict[str, bool]
+    units: float
+
+
+def text_units(text: str) -> float:
+    """Length of ``text`` in units: 1 per CJK character, 1 per 3 other non-space chars."""
+    cjk = len(_CJK_RE.findall(text))
+    other = len(text) - cjk - text.count(" ") - text.count("\n")
+    return cjk + max(other, 0) / 3.0
+
+
+def compile_noise_words(words: Iterable[str]) -> re.Pattern[str]:
+    """One case-insensitive pattern; ASCII words match whole words only."""
+    parts = []
+    for word in sorted(set(words), key=len, reverse=True):
+        escaped = re.escape(word.lower())
+        parts.append(rf"\b{escaped}\b" if word.isascii() and word[:1].isalnum() else escaped)
+    return re.compile("|".join(parts) or r"(?!)", re.I)
+
+
+def token_overlap(a: Counter[str], b: Counter[str]) -> float:
+    """Shared tokens (with multiplicity) / tokens of the smaller block (0-1)."""
+    smaller = min(sum(a.values()), sum(b.values()))
+    if smaller == 0:
+        return 0.0
+    return sum((a & b).values()) / smaller
+
+
+def content_probability(features: dict[str, bool], priors: NaiveBayesPriors) -> float:
+    """Naive Bayes posterior P(content | features) (0-1)."""
+    p_content = priors.p_content
+    p_noise = 1.0 - p_content
+    for name, (given_content, given_noise) in priors.table().items():
+        if features[name]:
+            p_content *= given_content
+            p_noise *= given_noise
+        else:
+            p_content *= 1.0 - given_content
+            p_noise *= 1.0 - given_noise
+    total = p_content + p_noise
+    return p_content / total if total else 0.0
+
+
+class QuarkClassifier:
+    """Labels the blocks of one page; reusable across pages (holds compiled options only)."""
+
+    def __init__(self, options: ClassifierOptions | None = None) -> None:
+        self.options = options or ClassifierOptions()
+        self._noise_re = compile_noise_words(self.options.noise_words)
+
+    def features(self, text: str, segment: Segment, units: float) -> dict[str, bool]:
+        """The 7 binary features of the thesis for one block."""
+        anchor_units = units * (segment.anchor_len / segment.text_len) if segment.text_len else 0.0
+        non_anchor_units = units - anchor_units
+        return {
+            "custom_tag": segment.custom,
+            "noise_word_short": units < 100 and bool(self._noise_re.search(text)),
+            "punct_density": units > 0 and segment.punct_count * 10.0 / units > 0.3,
+            "punct_many": segment.punct_count > 4,
+            "long_text": non_anchor_units > 200,
+            "many_links": segment.link_count > 20,
+            "anchor_ratio": (segment.anchor_len > 0.3 * (segment.text_len - segment.anchor_len)
+                             if segment.anchor_len else False),
+        }
+
+    def classify(
+        self, model: PageModel, segments: Sequence[Segment], texts: Sequence[str]
+    ) -> list[Judgement]:
+        """Label each block; ``texts[i]`` is the text of ``segments[i]``."""
+        opts = self.options
+        units = [text_units(t) for t in texts]
+        judgements: list[Judgement] = []
+        for segment, text, size in zip(segments, texts, units):
+            feats = self.features(text, segment, size)
+            probability = content_probability(feats, opts.priors)
+            judgements.append(Judgement(BlockLabel.NOISE, 0.0, probability, feats, size))
+        if not segments:
+            return judgements
+
+        def non_anchor(i: int) -> float:
+            s = segments[i]
+            return units[i] * (1 - s.anchor_len / s.text_len) if s.text_len else 0.0
+
+        longest = max(range(len(segments)), key=non_anchor)
+        judgements[longest].similarity = 1.0
+        reference: Counter[str] | None = None
+        for i, judgement in enumerate(judgements):
+            if judgement.content_probability <= 0.5:
+                continue
+            if i != longest:
+                if reference is None:
+                    reference = Counter(content_tokens(texts[longest]))
+                judgement.similarity = token_overlap(reference, Counter(content_tokens(texts[i])))
+                if judgement.similarity < opts.similarity_threshold:
+                    continue
+            judgement.label = BlockLabel.CONTENT
+        for i, judgement in enumerate(judgements):
+            if judgement.label is BlockLabel.NOISE and self._is_related(model, segments[i]):
+                judgement.label = BlockLabel.RELATED
+        return judgements
+
+    def _is_related(self, model: PageModel, segment: Segment) -> bool:
+        opts = self.options
+        if segment.link_count < 2 or not segment.text_len:
+            return False
+        if segment.anchor_len < opts.related_anchor_share * segment.text_len:
+            return False
+        anchors = [model.links[i].text for i in segment.links]
+        mean_units = sum(text_units(a) for a in anchors) / max(len(anchors), 1)
+        return mean_units >= opts.related_min_anchor_units

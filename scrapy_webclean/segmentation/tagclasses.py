@@ -1,0 +1,61 @@
+"""Quark tag classes (ALGORITHMS.md section 4) and the tags that break text into lines.
+
+S (super) tags are always block roots; we treat them as invisible: their text (scripts,
+styles, head, frames, embedded objects) never reaches a block. B (big) tags become blocks
+when enough text or L tags gathered under them. L (layout) tags are counted and passed up,
+D (display) and A (affiliated) tags only pass their text up. C (customised) is not a class
+of its own: it is a mark set on nodes by user tags or patterns (see ``blockmodel``).
+
+Deviations from the thesis, on purpose: NOSCRIPT is S, not B (browsers with scripts show
+nothing of it, and what it holds is almost always a tracking pixel or a "turn on
+JavaScript" notice); TEMPLATE, SVG, CANVAS, MATH are S (no readable text); the HTML5
+sectioning tags are B; unknown tags (custom elements) are D.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class TagClass(IntEnum):
+    """Quark tag class of an element."""
+
+    S = 0
+    B = 1
+    L = 2
+    D = 3
+    A = 4
+
+
+_S_TAGS = """head script style object frameset frame iframe noscript template svg canvas math
+noembed noframes applet embed""".split()
+_B_TAGS = """div td table form fieldset center pre body html article section main aside nav
+header footer""".split()
+_L_TAGS = """p ul ol dl dir li dt blockquote address br hr col colgroup img menu select figure
+figcaption details summary picture video audio""".split()
+_A_TAGS = """input isindex legend link map meta option optgroup param th tr tbody thead tfoot
+title base caption area source track""".split()
+
+TAG_CLASSES: dict[str, TagClass] = {}
+for _names, _cls in ((_A_TAGS, TagClass.A), (_L_TAGS, TagClass.L), (_B_TAGS, TagClass.B),
+                     (_S_TAGS, TagClass.S)):
+    for _name in _names:
+        TAG_CLASSES[_name] = _cls
+
+
+def tag_class(tag: str) -> TagClass:
+    """Class of a lower-case tag name; anything unknown is D (inline, text passes up)."""
+    return TAG_CLASSES.get(tag, TagClass.D)
+
+
+#: Tags that start a new line of text when rendered: paragraph breaks in extracted text.
+BREAK_TAGS = frozenset(
+    """address article aside blockquote body br caption center dd details dialog dir div dl dt
+fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html legend li main menu
+nav ol p pre section summary table tbody td tfoot th thead tr ul""".split()
+)
+
+#: List containers that become their own block when they are mostly links (our addition:
+#: a "related articles" or tag list inside the article container would otherwise be merged
+#: into the content block).
+LINK_LIST_TAGS = frozenset("ul ol dl menu dir".split())

@@ -1,0 +1,62 @@
+"""A cheap language guess from scripts (CJK ratio) and, for Latin text, stop-word hits."""
+
+from __future__ import annotations
+
+import re
+
+_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA_RE = re.compile(r"[\u3040-\u30ff]")
+_HANGUL_RE = re.compile(r"[\uac00-\ud7af]")
+_CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
+_ARABIC_RE = re.compile(r"[\u0600-\u06ff]")
+_LETTER_RE = re.compile(r"[^\W\d_]", re.UNICODE)
+_WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+# A handful of the most frequent function words per language: enough to tell them apart.
+_LATIN_MARKERS: dict[str, frozenset[str]] = {
+    "en": frozenset("the and of to in is that for it with as was on are be by this have from".split()),
+    "de": frozenset("der die und das ist nicht mit sich des auf für ein eine dem den von zu".split()),
+    "fr": frozenset("le la les et des est une pour que dans qui sur pas du au avec par".split()),
+    "es": frozenset("el la los las y que del en por con una para es se al como más".split()),
+    "it": frozenset("il la che di e per una sono del della con non gli nel alla anche".split()),
+    "pt": frozenset("o a os as que de do da em um uma para com não por mais dos das".split()),
+    "nl": frozenset("de het een en van is dat op te in voor met zijn niet aan ook".split()),
+}
+
+#: Share of letters that must be Han characters for text to count as Chinese (0-1).
+HAN_SHARE = 0.2
+
+
+def guess_language(text: str, sample_chars: int = 4000) -> str:
+    """Return an ISO 639-1 code ("zh", "ja", "ko", "ru", "ar", "en", "de", ...) or "und".
+
+    Looks at the first ``sample_chars`` characters only, so the cost is bounded.
+    """
+    sample = text[:sample_chars]
+    letters = len(_LETTER_RE.findall(sample))
+    if letters == 0:
+        return "und"
+    kana = len(_KANA_RE.findall(sample))
+    if kana > 0.05 * letters:
+        return "ja"
+    han = len(_HAN_RE.findall(sample))
+    if han >= HAN_SHARE * letters:
+        return "zh"
+    if len(_HANGUL_RE.findall(sample)) > 0.3 * letters:
+        return "ko"
+    if len(_CYRILLIC_RE.findall(sample)) > 0.3 * letters:
+        return "ru"
+    if len(_ARABIC_RE.findall(sample)) > 0.3 * letters:
+        return "ar"
+    words = [w.lower() for w in _WORD_RE.findall(sample)]
+    if not words:
+        return "und"
+    scores = {lang: sum(w in markers for w in words) for lang, markers in _LATIN_MARKERS.items()}
+    best = max(scores, key=lambda lang: scores[lang])
+    return best if scores[best] >= max(1, 0.05 * len(words)) else "und"
+
+
+def han_share(text: str) -> float:
+    """Share (0-1) of letters in ``text`` that are Han characters."""
+    letters = len(_LETTER_RE.findall(text))
+    return len(_HAN_RE.findall(text)) / letters if letters else 0.0

@@ -1,0 +1,61 @@
+"""The add-on installs the components at documented orders; project settings win."""
+
+from __future__ import annotations
+
+from scrapy.utils.conf import build_component_list
+from scrapy.utils.misc import load_object
+from scrapy.utils.test import get_crawler
+
+from scrapy_webclean import Addon, CleanPipeline
+from scrapy_webclean.integration.settings import CLEAN_PIPELINE_ORDER
+
+ADDONS = {"ADDONS": {"scrapy_webclean.Addon": 100}}
+
+
+class Store:
+    """Stands for a project's own storage pipeline."""
+
+    def process_item(self, item: object) -> object:
+        return item
+
+
+def pipelines(settings: dict) -> list[type]:
+    crawler = get_crawler(settings_dict=settings)
+    return [load_object(p) for p in build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))]
+
+
+def test_addon_is_importable_from_the_top_level() -> None:
+    assert Addon.__module__ == "scrapy_webclean.integration.addon"
+
+
+def test_addon_installs_clean_pipeline_and_utf8_feeds() -> None:
+    crawler = get_crawler(settings_dict=ADDONS)
+    assert crawler.settings.getdict("ITEM_PIPELINES") == {CleanPipeline: CLEAN_PIPELINE_ORDER}
+    assert crawler.settings["FEED_EXPORT_ENCODING"] == "utf-8"
+
+
+def test_clean_pipeline_runs_after_the_images_pipeline() -> None:
+    got = pipelines(ADDONS | {"ITEM_PIPELINES": {"scrapy.pipelines.images.ImagesPipeline": 1,
+                                                 "tests.test_addon.Store": 800}})
+    names = [getattr(p, "__name__", str(p)) for p in got]
+    assert names == ["ImagesPipeline", "CleanPipeline", "Store"]
+
+
+def test_project_order_wins() -> None:
+    crawler = get_crawler(settings_dict=ADDONS | {
+        "ITEM_PIPELINES": {"scrapy_webclean.CleanPipeline": 900}})
+    assert crawler.settings.getdict("ITEM_PIPELINES") == {"scrapy_webclean.CleanPipeline": 900}
+
+
+def test_project_can_disable_the_pipeline() -> None:
+    assert pipelines(ADDONS | {"ITEM_PIPELINES": {"scrapy_webclean.CleanPipeline": None}}) == []
+
+
+def test_project_feed_encoding_wins() -> None:
+    crawler = get_crawler(settings_dict=ADDONS | {"FEED_EXPORT_ENCODING": "latin-1"})
+    assert crawler.settings["FEED_EXPORT_ENCODING"] == "latin-1"
+
+
+def test_manual_route_without_the_addon() -> None:
+    got = pipelines({"ITEM_PIPELINES": {"scrapy_webclean.CleanPipeline": 300}})
+    assert got == [CleanPipeline]

@@ -1,0 +1,142 @@
+"""CleanPipeline on dict, scrapy.Item and dataclass items; stats; failures never crash."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+import scrapy
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.test import get_crawler
+
+from scrapy_webclean import CleanPipeline
+
+FIXTURES = Path(__file__).parent / "fixtures"
+EN_HTML = (FIXTURES / "news_en.html").read_bytes()
+ZH_HTML = (FIXTURES / "news_zh.html").read_text("utf-8").encode("gbk")
+URL = "http://127.0.0.2/2026/01/14/x/"
+
+
+def make_pipeline(**settings: Any) -> tuple[CleanPipeline, Any]:
+    crawler = get_crawler(settings_dict=settings)
+    return CleanPipeline.from_crawler(crawler), crawler.stats
+
+
+class PageItem(scrapy.Item):
+    url = scrapy.Field()
+    html = scrapy.Field()
+    title = scrapy.Field()
+    text = scrapy.Field()
+    lang = scrapy.Field()
+
+
+@dataclasses.dataclass
+class PageRecord:
+    url: str
+    html: bytes | str | None
+    title: str = ""
+    text: str = ""
+    lang: str = ""
+    links: dict | None = None
+
+
+def test_dict_item_is_cleaned_and_html_dropped() -> None:
+    pipeline, stats = make_pipeline()
+    item = pipeline.process_item({"url": URL, "html": EN_HTML, "content_type": "text/html"})
+    assert set(item) == {"url", "title", "text", "lang", "encoding", "links", "images"}
+    assert item["title"] == "Council votes to turn Harbour Exchange into library"
+    assert item["text"].startswith("The city council voted")
+    assert item["lang"] == "en"
+    assert set(item["links"]) == {"content", "related", "noise"}
+    assert stats.get_value("webclean/items/in") == 1
+    assert stats.get_value("webclean/items/cleaned") == 1
+    assert stats.get_value("webclean/pages/lang/en") == 1
+    assert stats.get_value("webclean/blocks/content") >= 1
+
+
+def test_gbk_bytes_decoded_with_the_content_type_field() -> None:
+    pipeline, stats = make_pipeline()
+    item = pipeline.process_item({"url": "http://127.0.0.4/news/9.htm", "html": ZH_HTML,
+                                  "content_type": b"text/html; charset=gbk"})
+    assert item["text"].startswith("记者从市林业部门获悉")
+    assert item["encoding"] == "gb18030"
+    assert stats.get_value("webclean/pages/encoding/gb18030") == 1
+
+
+def test_scrapy_item_gets_only_declared_fields(caplog: pytest.LogCaptureFixture) -> None:
+    pipeline, _ = make_pipeline()
+    with caplog.at_level(logging.WARNING):
+        item = pipeline.process_item(PageItem(url=URL, html=EN_HTML))
+        pipeline.process_item(PageItem(url=URL, html=EN_HTML))
+    assert isinstance(item, PageItem)
+    assert "html" not in item
+    assert item["text"].startswith("The city council voted") and item["lang"] == "en"
+    warnings = [r for r in caplog.records if "declares no field" in r.getMessage()]
+    assert len(warnings) == 1 and "links" in warnings[0].getMessage()
+
+
+def test_dataclass_item() -> None:
+    pipeline, _ = make_pipeline()
+    item = pipeline.process_item(PageRecord(url=URL, html=EN_HTML.decode("utf-8")))
+    assert item.html is None
+    assert item.title.startswith("Council votes") and item.lang == "en"
+    assert item.links is not None and item.links["related"]
+
+
+def test_keep_html_and_blocks_and_renamed_fields() -> None:
+    pipeline, _ = make_pipeline(
+        WEBCLEAN_KEEP_HTML=True, WEBCLEAN_INCLUDE_BLOCKS=True,
+        WEBCLEAN_OUTPUT_FIELDS={"text": "main_text", "links": None})
+    item = pipeline.process_item({"url": URL, "html": EN_HTML})
+    assert item["html"] == EN_HTML
+    assert "main_text" in item and "text" not in item and "links" not in item
+    labels = {block["label"] for block in item["blocks"]}
+    assert labels == {"content", "related", "noise"}
+
+
+def test_item_without_html_passes_untouched() -> None:
+    pipeline, stats = make_pipeline()
+    item = {"url": URL, "price": 3}
+    assert pipeline.process_item(item) == {"url": URL, "price": 3}
+    assert stats.get_value("webclean/items/no_html") == 1
+
+
+@pytest.mark.parametrize(("html", "reason"), [
+    (b"   ", "no_html_content"), (bytes(range(256)) * 4, "not_html"), (12345, "bad_html_type")])
+def test_bad_pages_are_passed_on_with_a_reason(html: Any, reason: str) -> None:
+    pipeline, stats = make_pipeline()
+    item = pipeline.process_item({"url": URL, "html": html})
+    expected = "empty" if reason == "no_html_content" else reason
+    assert item["webclean_error"] == expected
+    assert stats.get_value(f"webclean/items/failed/{expected}") == 1
+
+
+def test_bad_pages_dropped_when_configured() -> None:
+    pipeline, stats = make_pipeline(WEBCLEAN_ON_ERROR="drop")
+    with pytest.raises(DropItem, match="not_html"):
+        pipeline.process_item({"url": URL, "html": bytes(range(256)) * 4})
+    assert stats.get_value("webclean/items/dropped/not_html") == 1
+
+
+def test_disabled_raises_not_configured() -> None:
+    with pytest.raises(NotConfigured):
+        make_pipeline(WEBCLEAN_ENABLED=False)
+
+
+def test_invalid_on_error_setting() -> None:
+    with pytest.raises(ValueError, match="WEBCLEAN_ON_ERROR"):
+        make_pipeline(WEBCLEAN_ON_ERROR="explode")
+
+
+def test_summary_is_logged_when_the_spider_closes(caplog: pytest.LogCaptureFixture) -> None:
+    pipeline, stats = make_pipeline()
+    pipeline.process_item({"url": URL, "html": EN_HTML})
+    pipeline.process_item({"url": URL, "html": b""})
+    with caplog.at_level(logging.INFO):
+        pipeline._log_summary()
+    message = " ".join(r.getMessage() for r in caplog.records)
+    assert "webclean summary: 2 items in, 1 cleaned, 1 without HTML" in message
+    assert stats.get_value("webclean/time/clean_seconds") is not None
