@@ -27,6 +27,7 @@ pytest: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check scrapy_webclean tests demo_site example_project benchmarks
+	$(BIN)/ruff format --check scrapy_webclean tests demo_site example_project benchmarks
 	$(BIN)/mypy
 
 clean:

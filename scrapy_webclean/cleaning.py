@@ -73,22 +73,26 @@ def clean_html(
     judgements = _classifier(opts.classifier).classify(model, segments, texts)
 
     blocks: list[Block] = []
-    for index, (segment, text, judgement) in enumerate(zip(segments, texts, judgements)):
-        blocks.append(Block(
-            index=index,
-            label=judgement.label,
-            text=text,
-            path=_node_path(model, segment.root),
-            chars=segment.text_len,
-            anchor_chars=segment.anchor_len,
-            link_count=segment.link_count,
-            punct_count=segment.punct_count,
-            content_probability=round(judgement.content_probability, 4),
-            similarity=round(judgement.similarity, 4),
-            features=judgement.features,
-            links=[Link(model.links[i].url, model.links[i].text) for i in segment.links],
-            images=[_image(model, i) for i in segment.images],
-        ))
+    for index, (segment, text, judgement) in enumerate(
+        zip(segments, texts, judgements, strict=False)
+    ):
+        blocks.append(
+            Block(
+                index=index,
+                label=judgement.label,
+                text=text,
+                path=_node_path(model, segment.root),
+                chars=segment.text_len,
+                anchor_chars=segment.anchor_len,
+                link_count=segment.link_count,
+                punct_count=segment.punct_count,
+                content_probability=round(judgement.content_probability, 4),
+                similarity=round(judgement.similarity, 4),
+                features=judgement.features,
+                links=[Link(model.links[i].url, model.links[i].text) for i in segment.links],
+                images=[_image(model, i) for i in segment.images],
+            )
+        )
 
     title = pick_title(model)
     content = [b.text for b in blocks if b.label is BlockLabel.CONTENT and b.text]
@@ -97,8 +101,9 @@ def clean_html(
         content = content[1:]
     text = "\n".join(content)
     lang = guess_language(text or " ".join(texts)[:4000])
-    return CleanResult(url=url, title=title, text=text, lang=lang,
-                       encoding=page.decoded.encoding, blocks=blocks)
+    return CleanResult(
+        url=url, title=title, text=text, lang=lang, encoding=page.decoded.encoding, blocks=blocks
+    )
 
 
 def _image(model: PageModel, position: int) -> Image:

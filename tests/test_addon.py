@@ -21,7 +21,9 @@ class Store:
 
 def pipelines(settings: dict) -> list[type]:
     crawler = get_crawler(settings_dict=settings)
-    return [load_object(p) for p in build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))]
+    return [
+        load_object(p) for p in build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))
+    ]
 
 
 def test_addon_is_importable_from_the_top_level() -> None:
@@ -35,15 +37,23 @@ def test_addon_installs_clean_pipeline_and_utf8_feeds() -> None:
 
 
 def test_clean_pipeline_runs_after_the_images_pipeline() -> None:
-    got = pipelines(ADDONS | {"ITEM_PIPELINES": {"scrapy.pipelines.images.ImagesPipeline": 1,
-                                                 "tests.test_addon.Store": 800}})
+    got = pipelines(
+        ADDONS
+        | {
+            "ITEM_PIPELINES": {
+                "scrapy.pipelines.images.ImagesPipeline": 1,
+                "tests.test_addon.Store": 800,
+            }
+        }
+    )
     names = [getattr(p, "__name__", str(p)) for p in got]
     assert names == ["ImagesPipeline", "CleanPipeline", "Store"]
 
 
 def test_project_order_wins() -> None:
-    crawler = get_crawler(settings_dict=ADDONS | {
-        "ITEM_PIPELINES": {"scrapy_webclean.CleanPipeline": 900}})
+    crawler = get_crawler(
+        settings_dict=ADDONS | {"ITEM_PIPELINES": {"scrapy_webclean.CleanPipeline": 900}}
+    )
     assert crawler.settings.getdict("ITEM_PIPELINES") == {"scrapy_webclean.CleanPipeline": 900}
 
 

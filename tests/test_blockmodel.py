@@ -66,7 +66,11 @@ def test_links_and_images_are_absolute_with_lazy_sources() -> None:
     ]
     first, lazy = model.images
     assert (first.src, first.width, first.height, first.alt) == (
-        "http://example.com/i.png", 10, 20, "An image")
+        "http://example.com/i.png",
+        10,
+        20,
+        "An image",
+    )
     assert lazy.src == "http://example.com/lazy.png"
 
 
@@ -90,7 +94,13 @@ def test_deeper_than_the_recursion_limit_without_flattening() -> None:
 
 def test_hundred_thousand_nested_divs() -> None:
     depth = 100_000
-    html = "<html><body><p>top</p>" + "<div>" * depth + "deep text" + "</div>" * depth + "</body></html>"
+    html = (
+        "<html><body><p>top</p>"
+        + "<div>" * depth
+        + "deep text"
+        + "</div>" * depth
+        + "</body></html>"
+    )
     root, _ = parse_html(html)
     model = build_page_model(root)
     assert model.text_len[0] == len("top") + len("deep text")

@@ -26,9 +26,20 @@ def page(body: str, head: str = "") -> str:
 
 @pytest.mark.parametrize(
     ("label", "codec"),
-    [("gb2312", "gb18030"), ("GBK", "gb18030"), ("x-gbk", "gb18030"), ("gb18030", "gb18030"),
-     ("iso-8859-1", "cp1252"), ("latin1", "cp1252"), ("US-ASCII", "cp1252"), ("utf8", "utf-8"),
-     ("UTF-8", "utf-8"), ("no-such-charset", None), ("", None), (None, None)],
+    [
+        ("gb2312", "gb18030"),
+        ("GBK", "gb18030"),
+        ("x-gbk", "gb18030"),
+        ("gb18030", "gb18030"),
+        ("iso-8859-1", "cp1252"),
+        ("latin1", "cp1252"),
+        ("US-ASCII", "cp1252"),
+        ("utf8", "utf-8"),
+        ("UTF-8", "utf-8"),
+        ("no-such-charset", None),
+        ("", None),
+        (None, None),
+    ],
 )
 def test_normalize_encoding(label: str | None, codec: str | None) -> None:
     assert normalize_encoding(label) == codec

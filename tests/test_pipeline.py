@@ -59,8 +59,13 @@ def test_dict_item_is_cleaned_and_html_dropped() -> None:
 
 def test_gbk_bytes_decoded_with_the_content_type_field() -> None:
     pipeline, stats = make_pipeline()
-    item = pipeline.process_item({"url": "http://127.0.0.4/news/9.htm", "html": ZH_HTML,
-                                  "content_type": b"text/html; charset=gbk"})
+    item = pipeline.process_item(
+        {
+            "url": "http://127.0.0.4/news/9.htm",
+            "html": ZH_HTML,
+            "content_type": b"text/html; charset=gbk",
+        }
+    )
     assert item["text"].startswith("记者从市林业部门获悉")
     assert item["encoding"] == "gb18030"
     assert stats.get_value("webclean/pages/encoding/gb18030") == 1
@@ -88,8 +93,10 @@ def test_dataclass_item() -> None:
 
 def test_keep_html_and_blocks_and_renamed_fields() -> None:
     pipeline, _ = make_pipeline(
-        WEBCLEAN_KEEP_HTML=True, WEBCLEAN_INCLUDE_BLOCKS=True,
-        WEBCLEAN_OUTPUT_FIELDS={"text": "main_text", "links": None})
+        WEBCLEAN_KEEP_HTML=True,
+        WEBCLEAN_INCLUDE_BLOCKS=True,
+        WEBCLEAN_OUTPUT_FIELDS={"text": "main_text", "links": None},
+    )
     item = pipeline.process_item({"url": URL, "html": EN_HTML})
     assert item["html"] == EN_HTML
     assert "main_text" in item and "text" not in item and "links" not in item
@@ -104,8 +111,10 @@ def test_item_without_html_passes_untouched() -> None:
     assert stats.get_value("webclean/items/no_html") == 1
 
 
-@pytest.mark.parametrize(("html", "reason"), [
-    (b"   ", "no_html_content"), (bytes(range(256)) * 4, "not_html"), (12345, "bad_html_type")])
+@pytest.mark.parametrize(
+    ("html", "reason"),
+    [(b"   ", "no_html_content"), (bytes(range(256)) * 4, "not_html"), (12345, "bad_html_type")],
+)
 def test_bad_pages_are_passed_on_with_a_reason(html: Any, reason: str) -> None:
     pipeline, stats = make_pipeline()
     item = pipeline.process_item({"url": URL, "html": html})

@@ -59,7 +59,9 @@ def test_english_text_title_language(english: CleanResult) -> None:
 def test_english_links_and_images_by_label(english: CleanResult) -> None:
     links = english.links_by_label()
     assert {link.url for link in links["related"]} >= {
-        "http://127.0.0.2/a/1", "http://127.0.0.2/a/4"}
+        "http://127.0.0.2/a/1",
+        "http://127.0.0.2/a/4",
+    }
     assert "http://127.0.0.2/about" in {link.url for link in links["noise"]}
     images = english.images_by_label()
     assert [image.src for image in images["noise"]] == ["http://127.0.0.2/static/logo.png"]
@@ -116,8 +118,8 @@ def test_naive_bayes_uses_the_thesis_priors() -> None:
 def test_overlap_and_units() -> None:
     from collections import Counter
 
-    assert token_overlap(Counter("a b c".split()), Counter("b c d e f".split())) == 2 / 3
-    assert token_overlap(Counter(), Counter("x".split())) == 0.0
+    assert token_overlap(Counter(["a", "b", "c"]), Counter(["b", "c", "d", "e", "f"])) == 2 / 3
+    assert token_overlap(Counter(), Counter(["x"])) == 0.0
     assert text_units("中文字") == 3
     assert text_units("abcdef") == 2
 

@@ -14,7 +14,10 @@ from scrapy_webclean.text import (
 def test_guess_language() -> None:
     assert guess_language("江城市政府今天宣布了新的公共交通计划，市民普遍欢迎。") == "zh"
     assert guess_language("The council said that the plan for the harbour was approved.") == "en"
-    assert guess_language("Der Rat hat die Pläne für den Hafen nicht genehmigt, und das ist gut.") == "de"
+    assert (
+        guess_language("Der Rat hat die Pläne für den Hafen nicht genehmigt, und das ist gut.")
+        == "de"
+    )
     assert guess_language("これは日本語の文章です。") == "ja"
     assert guess_language("12345 !!! ...") == "und"
     assert guess_language("") == "und"
@@ -36,7 +39,11 @@ def test_content_tokens_drop_stop_words() -> None:
 def test_split_sentences_chinese_and_western() -> None:
     text = "他说：“今天开会。”会议很顺利！Prices rose 3.5 percent. Is that all? Yes"
     assert split_sentences(text) == [
-        "他说：“今天开会。”", "会议很顺利！", "Prices rose 3.5 percent.", "Is that all?", "Yes",
+        "他说：“今天开会。”",
+        "会议很顺利！",
+        "Prices rose 3.5 percent.",
+        "Is that all?",
+        "Yes",
     ]
 
 

@@ -80,7 +80,22 @@ _BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 _GB_PAIR_RE = re.compile(rb"[\x81-\xfe][\x40-\xfe]")
 _TAG_RE = re.compile(r"<(/?)([a-zA-Z][-\w:]*)([^>]*)>")
 _VOID_TAGS = frozenset(
-    "area base br col embed hr img input link meta param source track wbr".split()
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
 )
 
 
@@ -172,7 +187,9 @@ def _check_binary(body: bytes) -> None:
         return
     control = len(sample) - len(sample.translate(None, _BINARY_BYTES))
     if control > 0.1 * len(sample):
-        raise NotHtml(f"{control} control bytes in the first {len(sample)} bytes: not a text document")
+        raise NotHtml(
+            f"{control} control bytes in the first {len(sample)} bytes: not a text document"
+        )
 
 
 def decode_html(
@@ -203,12 +220,11 @@ def decode_html(
         declared, source = _meta_charset(body[:_META_SNIFF_BYTES]), "meta"
 
     if declared is not None:
-        if declared not in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
-            # Valid multi-byte UTF-8 is never legacy CJK/Latin text in practice.
-            if not body.isascii():
-                text = _strict(body, "utf-8")
-                if text is not None:
-                    return DecodedHtml(text, "utf-8", "utf-8-check")
+        # Valid multi-byte UTF-8 is never legacy CJK/Latin text in practice.
+        if not declared.startswith(("utf-8", "utf-16", "utf-32")) and not body.isascii():
+            text = _strict(body, "utf-8")
+            if text is not None:
+                return DecodedHtml(text, "utf-8", "utf-8-check")
         text = _strict(body, declared)
         if text is not None:
             return DecodedHtml(text, declared, source)

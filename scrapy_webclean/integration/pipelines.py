@@ -65,7 +65,8 @@ class CleanPipeline:
         if not get_setting(settings, "WEBCLEAN_ENABLED"):
             raise NotConfigured("WEBCLEAN_ENABLED is off")
         self.crawler = crawler
-        self.stats: StatsCollector = crawler.stats  # type: ignore[assignment]
+        assert crawler.stats is not None
+        self.stats: StatsCollector = crawler.stats
         self.html_field: str = get_setting(settings, "WEBCLEAN_HTML_FIELD")
         self.url_field: str = get_setting(settings, "WEBCLEAN_URL_FIELD")
         self.content_type_field: str = get_setting(settings, "WEBCLEAN_CONTENT_TYPE_FIELD")
@@ -103,10 +104,16 @@ class CleanPipeline:
         started = time.perf_counter()
         try:
             if not isinstance(html, (str, bytes)):
-                raise CleanError(f"field {self.html_field!r} holds {type(html).__name__}, "
-                                 "not str or bytes", reason="bad_html_type")
-            result = clean_html(html, url if isinstance(url, str) else None,
-                                content_type=content_type, options=self.options)
+                raise CleanError(
+                    f"field {self.html_field!r} holds {type(html).__name__}, not str or bytes",
+                    reason="bad_html_type",
+                )
+            result = clean_html(
+                html,
+                url if isinstance(url, str) else None,
+                content_type=content_type,
+                options=self.options,
+            )
         except CleanError as exc:
             return self._failed(item, adapter, url, exc.reason, str(exc))
         except Exception as exc:  # never let one page stop the crawl
@@ -152,9 +159,12 @@ class CleanPipeline:
             adapter[field_name] = data[key]
         if missing and type(item) not in self._warned_types:
             self._warned_types.add(type(item))
-            logger.warning("webclean: %s declares no field for %s; those results are not "
-                           "stored (declare them or rename them with WEBCLEAN_OUTPUT_FIELDS)",
-                           type(item).__name__, ", ".join(missing))
+            logger.warning(
+                "webclean: %s declares no field for %s; those results are not "
+                "stored (declare them or rename them with WEBCLEAN_OUTPUT_FIELDS)",
+                type(item).__name__,
+                ", ".join(missing),
+            )
 
     @staticmethod
     def _remove(item: Any, adapter: ItemAdapter, field_name: str) -> None:
@@ -175,11 +185,17 @@ class CleanPipeline:
             "webclean summary: %d items in, %d cleaned, %d without HTML, %d failed%s; main text "
             "found on %d pages; blocks: %d content, %d related, %d noise; languages: %s; "
             "cleaning took %.1f s (%.1f ms per page)",
-            c["items/in"], cleaned, c["items/no_html"], sum(failed.values()),
+            c["items/in"],
+            cleaned,
+            c["items/no_html"],
+            sum(failed.values()),
             f" ({', '.join(f'{k}: {v}' for k, v in sorted(failed.items()))})" if failed else "",
-            cleaned - c["pages/no_main_text"], c["blocks/content"], c["blocks/related"],
+            cleaned - c["pages/no_main_text"],
+            c["blocks/content"],
+            c["blocks/related"],
             c["blocks/noise"],
             ", ".join(f"{k} {v}" for k, v in sorted(langs.items())) or "none",
-            self._seconds, per_page,
+            self._seconds,
+            per_page,
         )
         self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))

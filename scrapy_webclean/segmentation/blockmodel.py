@@ -145,10 +145,10 @@ def _dimension(value: str | None) -> int | None:
 
 def _image_src(el: etree._Element) -> str | None:
     for attribute in LAZY_SRC_ATTRIBUTES:
-        value = el.get(attribute)
+        value: str | None = el.get(attribute)
         if value and not value.startswith("data:"):
             return value.split()[0] if attribute.endswith("srcset") else value
-    src = el.get("src")
+    src: str | None = el.get("src")
     if src and not src.startswith("data:"):
         return src
     return None
@@ -195,10 +195,19 @@ def build_page_model(
     custom_tag_set = frozenset(t.lower() for t in custom_tags)
 
     elements, tags, classes, parents, depths = (
-        model.elements, model.tags, model.classes, model.parents, model.depths)
+        model.elements,
+        model.tags,
+        model.classes,
+        model.parents,
+        model.depths,
+    )
     visible, custom = model.visible, model.custom
     own_text, own_anchor, own_punct, own_links = (
-        model.own_text, model.own_anchor, model.own_punct, model.own_links)
+        model.own_text,
+        model.own_anchor,
+        model.own_punct,
+        model.own_links,
+    )
     runs, links, images = model.runs, model.links, model.images
 
     stack: list[int] = []
@@ -272,11 +281,18 @@ def build_page_model(
             elif name == "img":
                 src = _image_src(el)
                 if src:
-                    images.append(ImageRef(
-                        index, len(runs), _absolute(base, src), collapse_ws(el.get("alt", "")).strip(),
-                        collapse_ws(el.get("title", "")).strip(), _dimension(el.get("width")),
-                        _dimension(el.get("height")), anchor_stack[-1][2] if anchor_stack else None,
-                    ))
+                    images.append(
+                        ImageRef(
+                            index,
+                            len(runs),
+                            _absolute(base, src),
+                            collapse_ws(el.get("alt", "")).strip(),
+                            collapse_ws(el.get("title", "")).strip(),
+                            _dimension(el.get("width")),
+                            _dimension(el.get("height")),
+                            anchor_stack[-1][2] if anchor_stack else None,
+                        )
+                    )
             text = el.text
             if text:
                 emit(index, text)
@@ -288,8 +304,9 @@ def build_page_model(
                     _, first_run, href = anchor_stack.pop()
                     if href is not None:
                         anchor = "".join(run.text for run in runs[first_run:])
-                        links[-1 if links[-1].node == index else _find_link(links, index)].text = (
-                            collapse_ws(anchor).strip())
+                        links[
+                            -1 if links[-1].node == index else _find_link(links, index)
+                        ].text = collapse_ws(anchor).strip()
                 if name in BREAK_TAGS:
                     pending_break = True
             tail = el.tail
@@ -315,7 +332,10 @@ def _subtree_totals(model: PageModel) -> None:
     anchor_len = model.own_anchor[:]
     punct = model.own_punct[:]
     link_count = model.own_links[:]
-    l_count = [1 if (cls is TagClass.L and vis) else 0 for cls, vis in zip(model.classes, model.visible)]
+    l_count = [
+        1 if (cls is TagClass.L and vis) else 0
+        for cls, vis in zip(model.classes, model.visible, strict=False)
+    ]
     node_count = [1] * n
     parents = model.parents
     for i in range(n - 1, 0, -1):

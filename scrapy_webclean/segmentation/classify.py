@@ -47,14 +47,60 @@ class BlockLabel(str, Enum):
 
 #: Words that mark template and service blocks (English and Chinese), our own list.
 DEFAULT_NOISE_WORDS: tuple[str, ...] = (
-    "copyright", "©", "all rights reserved", "privacy", "terms of use", "terms of service",
-    "cookie", "cookies", "advertisement", "advertise", "sponsored", "log in", "login",
-    "sign in", "sign up", "register", "subscribe", "newsletter", "share", "follow us",
-    "contact us", "about us", "sitemap", "site map", "skip to", "back to top", "powered by",
+    "copyright",
+    "©",
+    "all rights reserved",
+    "privacy",
+    "terms of use",
+    "terms of service",
+    "cookie",
+    "cookies",
+    "advertisement",
+    "advertise",
+    "sponsored",
+    "log in",
+    "login",
+    "sign in",
+    "sign up",
+    "register",
+    "subscribe",
+    "newsletter",
+    "share",
+    "follow us",
+    "contact us",
+    "about us",
+    "sitemap",
+    "site map",
+    "skip to",
+    "back to top",
+    "powered by",
     "disclaimer",
-    "版权", "版权所有", "广告", "登录", "注册", "联系我们", "关于我们", "首页", "免责声明",
-    "隐私", "网站地图", "客服", "举报", "订阅", "分享", "备案", "友情链接", "返回顶部",
-    "设为首页", "加入收藏", "投稿", "招聘", "扫码", "关注我们", "公众号", "ICP",
+    "版权",
+    "版权所有",
+    "广告",
+    "登录",
+    "注册",
+    "联系我们",
+    "关于我们",
+    "首页",
+    "免责声明",
+    "隐私",
+    "网站地图",
+    "客服",
+    "举报",
+    "订阅",
+    "分享",
+    "备案",
+    "友情链接",
+    "返回顶部",
+    "设为首页",
+    "加入收藏",
+    "投稿",
+    "招聘",
+    "扫码",
+    "关注我们",
+    "公众号",
+    "ICP",
 )
 
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
@@ -82,8 +128,13 @@ class NaiveBayesPriors:
 
 
 FEATURE_NAMES: tuple[str, ...] = (
-    "custom_tag", "noise_word_short", "punct_density", "punct_many", "long_text",
-    "many_links", "anchor_ratio",
+    "custom_tag",
+    "noise_word_short",
+    "punct_density",
+    "punct_many",
+    "long_text",
+    "many_links",
+    "anchor_ratio",
 )
 
 
@@ -166,8 +217,11 @@ class QuarkClassifier:
             "punct_many": segment.punct_count > 4,
             "long_text": non_anchor_units > 200,
             "many_links": segment.link_count > 20,
-            "anchor_ratio": (segment.anchor_len > 0.3 * (segment.text_len - segment.anchor_len)
-                             if segment.anchor_len else False),
+            "anchor_ratio": (
+                segment.anchor_len > 0.3 * (segment.text_len - segment.anchor_len)
+                if segment.anchor_len
+                else False
+            ),
         }
 
     def classify(
@@ -177,7 +231,7 @@ class QuarkClassifier:
         opts = self.options
         units = [text_units(t) for t in texts]
         judgements: list[Judgement] = []
-        for segment, text, size in zip(segments, texts, units):
+        for segment, text, size in zip(segments, texts, units, strict=False):
             feats = self.features(text, segment, size)
             probability = content_probability(feats, opts.priors)
             judgements.append(Judgement(BlockLabel.NOISE, 0.0, probability, feats, size))

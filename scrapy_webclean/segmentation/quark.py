@@ -72,7 +72,7 @@ def segment_page(model: PageModel, options: QuarkOptions | None = None) -> list[
     anchor = model.own_anchor[:]
     punct = model.own_punct[:]
     links = model.own_links[:]
-    l_tags = [1 if (c is TagClass.L and v) else 0 for c, v in zip(classes, visible)]
+    l_tags = [1 if (c is TagClass.L and v) else 0 for c, v in zip(classes, visible, strict=False)]
     nodes = [1] * n
     custom = model.custom
     is_block = [False] * n
@@ -85,8 +85,10 @@ def segment_page(model: PageModel, options: QuarkOptions | None = None) -> list[
         if i == 0 or custom[i]:
             make = True
         elif cls is TagClass.B:
-            make = text[i] >= opts.min_block_chars or holds_block[i] or (
-                l_tags[i] >= opts.min_l_tags and l_tags[i] >= opts.l_ratio * nodes[i]
+            make = (
+                text[i] >= opts.min_block_chars
+                or holds_block[i]
+                or (l_tags[i] >= opts.min_l_tags and l_tags[i] >= opts.l_ratio * nodes[i])
             )
         elif tags[i] in LINK_LIST_TAGS:
             make = links[i] >= opts.link_list_min_links and anchor[i] >= (
@@ -119,8 +121,9 @@ def segment_page(model: PageModel, options: QuarkOptions | None = None) -> list[
     segments: dict[int, Segment] = {}
     for i in range(n):
         if is_block[i]:
-            segments[i] = Segment(i, text[i], anchor[i], punct[i], links[i], l_tags[i], nodes[i],
-                                  custom[i])
+            segments[i] = Segment(
+                i, text[i], anchor[i], punct[i], links[i], l_tags[i], nodes[i], custom[i]
+            )
     for position, run in enumerate(model.runs):
         owner_block = block_of[run.owner]
         if owner_block >= 0:

@@ -27,18 +27,97 @@ class TagClass(IntEnum):
     A = 4
 
 
-_S_TAGS = """head script style object frameset frame iframe noscript template svg canvas math
-noembed noframes applet embed""".split()
-_B_TAGS = """div td table form fieldset center pre body html article section main aside nav
-header footer""".split()
-_L_TAGS = """p ul ol dl dir li dt blockquote address br hr col colgroup img menu select figure
-figcaption details summary picture video audio""".split()
-_A_TAGS = """input isindex legend link map meta option optgroup param th tr tbody thead tfoot
-title base caption area source track""".split()
+_S_TAGS = [
+    "head",
+    "script",
+    "style",
+    "object",
+    "frameset",
+    "frame",
+    "iframe",
+    "noscript",
+    "template",
+    "svg",
+    "canvas",
+    "math",
+    "noembed",
+    "noframes",
+    "applet",
+    "embed",
+]
+_B_TAGS = [
+    "div",
+    "td",
+    "table",
+    "form",
+    "fieldset",
+    "center",
+    "pre",
+    "body",
+    "html",
+    "article",
+    "section",
+    "main",
+    "aside",
+    "nav",
+    "header",
+    "footer",
+]
+_L_TAGS = [
+    "p",
+    "ul",
+    "ol",
+    "dl",
+    "dir",
+    "li",
+    "dt",
+    "blockquote",
+    "address",
+    "br",
+    "hr",
+    "col",
+    "colgroup",
+    "img",
+    "menu",
+    "select",
+    "figure",
+    "figcaption",
+    "details",
+    "summary",
+    "picture",
+    "video",
+    "audio",
+]
+_A_TAGS = [
+    "input",
+    "isindex",
+    "legend",
+    "link",
+    "map",
+    "meta",
+    "option",
+    "optgroup",
+    "param",
+    "th",
+    "tr",
+    "tbody",
+    "thead",
+    "tfoot",
+    "title",
+    "base",
+    "caption",
+    "area",
+    "source",
+    "track",
+]
 
 TAG_CLASSES: dict[str, TagClass] = {}
-for _names, _cls in ((_A_TAGS, TagClass.A), (_L_TAGS, TagClass.L), (_B_TAGS, TagClass.B),
-                     (_S_TAGS, TagClass.S)):
+for _names, _cls in (
+    (_A_TAGS, TagClass.A),
+    (_L_TAGS, TagClass.L),
+    (_B_TAGS, TagClass.B),
+    (_S_TAGS, TagClass.S),
+):
     for _name in _names:
         TAG_CLASSES[_name] = _cls
 
@@ -50,12 +129,58 @@ def tag_class(tag: str) -> TagClass:
 
 #: Tags that start a new line of text when rendered: paragraph breaks in extracted text.
 BREAK_TAGS = frozenset(
-    """address article aside blockquote body br caption center dd details dialog dir div dl dt
-fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html legend li main menu
-nav ol p pre section summary table tbody td tfoot th thead tr ul""".split()
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "br",
+        "caption",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "html",
+        "legend",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+    ]
 )
 
 #: List containers that become their own block when they are mostly links (our addition:
 #: a "related articles" or tag list inside the article container would otherwise be merged
 #: into the content block).
-LINK_LIST_TAGS = frozenset("ul ol dl menu dir".split())
+LINK_LIST_TAGS = frozenset(["ul", "ol", "dl", "menu", "dir"])

@@ -7,9 +7,7 @@ import re
 # Chinese full stops, exclamation/question marks and semicolons end a sentence wherever
 # they are; a Western . ! ? ; ends one when followed by space (or the end) -- so "3.14"
 # and "e.g.," stay whole. Closing quotes and brackets stay with their sentence.
-_SENTENCE_END_RE = re.compile(
-    r"""(?:[。！？；…]+|[.!?;]+(?=\s|$))[”’"'）)\]」』]*|\n+"""
-)
+_SENTENCE_END_RE = re.compile(r"""(?:[。！？；…]+|[.!?;]+(?=\s|$))[”’"'）)\]」』]*|\n+""")
 
 
 def split_sentences(text: str) -> list[str]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 
 def _read(name: str) -> frozenset[str]:
-    text = resources.files("scrapy_webclean.text").joinpath("data", name).read_text("utf-8")
+    text = (
+        resources.files("scrapy_webclean.text").joinpath("data").joinpath(name).read_text("utf-8")
+    )
     words: set[str] = set()
     for line in text.splitlines():
         if line.startswith("#"):
@@ -16,7 +18,7 @@ def _read(name: str) -> frozenset[str]:
     return frozenset(words)
 
 
-@lru_cache(maxsize=None)
+@cache
 def stopwords(lang: str) -> frozenset[str]:
     """Stop words for ``lang`` ("zh" or "en"); an empty set for other languages."""
     if lang == "zh":
@@ -26,7 +28,7 @@ def stopwords(lang: str) -> frozenset[str]:
     return frozenset()
 
 
-@lru_cache(maxsize=None)
+@cache
 def all_stopwords() -> frozenset[str]:
     """Chinese and English stop words together, for mixed-language text."""
     return stopwords("zh") | stopwords("en")
