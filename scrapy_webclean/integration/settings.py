@@ -144,6 +144,7 @@ def settings_table() -> str:
         default = repr(setting.default)
         if len(default) > 60:
             default = default[:57] + "..."
+        default = default.replace("|", "\\|")
         rows.append(f"| `{setting.name}` | `{default}` | {setting.doc} |")
     return "\n".join(rows)
 
