@@ -121,6 +121,7 @@ class CleanPipeline:
             return self._failed(item, adapter, url, "internal_error", repr(exc))
         finally:
             self._seconds += time.perf_counter() - started
+            self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))
 
         data = result.to_dict(include_blocks=self.include_blocks)
         self._set_fields(item, adapter, data)

@@ -1,0 +1,1 @@
+"""Example Scrapy project: crawl the offline demo web and clean it with scrapy-webclean."""

@@ -1,0 +1,60 @@
+"""Extensions of the example project."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+
+def _jsonable(value: Any) -> Any:
+    """JSON fallback: datetimes as ISO strings, anything else as ``str``."""
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    return str(value)
+
+
+class StatsDump:
+    """Write the final crawl stats to ``DEMO_STATS_FILE`` as JSON.
+
+    ``run_demo.py`` reads this file to print its summary, which is sturdier
+    than scraping numbers out of the log.
+    """
+
+    def __init__(self, stats: StatsCollector, path: Path) -> None:
+        self.stats = stats
+        self.path = path
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StatsDump:
+        """Enable only when ``DEMO_STATS_FILE`` is set."""
+        path = crawler.settings.get("DEMO_STATS_FILE")
+        if not path:
+            raise NotConfigured("DEMO_STATS_FILE is not set")
+        assert crawler.stats is not None
+        extension = cls(crawler.stats, Path(path))
+        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        return extension
+
+    def spider_closed(self, reason: str) -> None:
+        """Dump the stats; runs after CoreStats stamped finish time and reason."""
+        stats = dict(self.stats.get_stats())
+        stats.setdefault("finish_reason", reason)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(self.path.name + ".part")
+        partial.write_text(
+            json.dumps(stats, default=_jsonable, indent=2, sort_keys=True, ensure_ascii=False),
+            encoding="utf-8",
+        )
+        os.replace(partial, self.path)

@@ -1,0 +1,32 @@
+"""Settings of the example project.
+
+Cleaning is switched on by the scrapy-webclean add-on alone; the stock
+ImagesPipeline runs first so its download results are available to it.
+"""
+
+BOT_NAME = "example_project"
+SPIDER_MODULES = ["example_project.spiders"]
+NEWSPIDER_MODULE = "example_project.spiders"
+
+USER_AGENT = "scrapy-webclean-demo (+local demo crawl)"
+ROBOTSTXT_OBEY = True
+
+ADDONS = {"scrapy_webclean.Addon": 100}
+
+ITEM_PIPELINES = {"scrapy.pipelines.images.ImagesPipeline": 1}
+IMAGES_STORE = "images"
+# The cleaning pipeline owns the ``images`` field, so keep ImagesPipeline's
+# download results under a different name.
+IMAGES_RESULT_FIELD = "image_files"
+
+# The demo server is local: no politeness delay needed.
+CONCURRENT_REQUESTS = 16
+DOWNLOAD_DELAY = 0
+DOWNLOAD_TIMEOUT = 30
+
+FEED_EXPORT_ENCODING = "utf-8"
+TELNETCONSOLE_ENABLED = False
+LOG_LEVEL = "INFO"
+
+EXTENSIONS = {"example_project.extensions.StatsDump": 500}
+# DEMO_STATS_FILE = "stats.json"  # set with -s to dump the final stats as JSON
