@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scrapy_webclean.cleaning import CleanOptions, clean_html
+from scrapy_webclean.cleaning import Cleaner, CleanOptions, clean_html
 from scrapy_webclean.errors import CleanError, EmptyDocument, NotHtml, ParseFailure
 from scrapy_webclean.result import Block, CleanResult, Image, Link
 from scrapy_webclean.segmentation.classify import BlockLabel
@@ -43,6 +43,7 @@ __all__ = [
     "CleanOptions",
     "CleanPipeline",
     "CleanResult",
+    "Cleaner",
     "EmptyDocument",
     "Image",
     "Link",

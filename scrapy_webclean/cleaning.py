@@ -13,6 +13,9 @@ from functools import lru_cache
 
 from lxml import etree
 
+from scrapy_webclean.extraction.extract import ExtractOptions, extract_main
+from scrapy_webclean.extraction.lines import build_lines
+from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, DEFAULT_MAX_DEPTH, load_html
 from scrapy_webclean.result import Block, CleanResult, Image, Link
 from scrapy_webclean.segmentation.blockmodel import (
@@ -22,7 +25,12 @@ from scrapy_webclean.segmentation.blockmodel import (
     build_page_model,
     collapse_ws,
 )
-from scrapy_webclean.segmentation.classify import BlockLabel, ClassifierOptions, QuarkClassifier
+from scrapy_webclean.segmentation.classify import (
+    BlockLabel,
+    ClassifierOptions,
+    QuarkClassifier,
+    text_units,
+)
 from scrapy_webclean.segmentation.quark import QuarkOptions, segment_page, segment_text
 from scrapy_webclean.text.language import guess_language
 
@@ -39,6 +47,7 @@ class CleanOptions:
     classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
     fallback_encodings: tuple[str, ...] = DEFAULT_FALLBACK_ENCODINGS
     max_depth: int = DEFAULT_MAX_DEPTH
+    extract: ExtractOptions = field(default_factory=ExtractOptions)
 
 
 @lru_cache(maxsize=16)
@@ -60,17 +69,72 @@ def clean_html(
 ) -> CleanResult:
     """Clean one page: main text, title, language, and blocks with their labels.
 
-    ``html`` may be bytes (decoded with the project's encoding policy, using the HTTP
-    ``content_type`` header when given) or text. ``url`` makes links and image sources
-    absolute. Raises :class:`scrapy_webclean.errors.CleanError` (with a ``reason``) when
-    the input is empty or not HTML.
+    Stateless: nothing is learned. ``html`` may be bytes (decoded with the project's
+    encoding policy, using the HTTP ``content_type`` header when given) or text. ``url``
+    makes links and image sources absolute. Raises
+    :class:`scrapy_webclean.errors.CleanError` (with a ``reason``) when the input is empty
+    or not HTML.
     """
-    opts = options or CleanOptions()
+    return _clean(html, url, content_type, options or CleanOptions(), None)
+
+
+class Cleaner:
+    """Stateful cleaner: cleaning a page also teaches its site's template.
+
+    Later pages of the same site lose the lines that recur across the site's pages
+    (navigation, footers, sidebars, newsletter boxes) even where the page's own structure
+    does not show them as boilerplate. The learned state lives in ``template_model``
+    (in memory by default, bounded per site). ``CleanPipeline`` uses one per crawl.
+    """
+
+    def __init__(
+        self, options: CleanOptions | None = None, template_model: TemplateModel | None = None
+    ) -> None:
+        self.options = options or CleanOptions()
+        self.template_model = template_model if template_model is not None else TemplateModel()
+
+    def clean(
+        self, html: bytes | str, url: str | None = None, *, content_type: str | bytes | None = None
+    ) -> CleanResult:
+        """Clean one page (like :func:`clean_html`) and learn from it."""
+        return _clean(html, url, content_type, self.options, self.template_model)
+
+
+def _clean(
+    html: bytes | str,
+    url: str | None,
+    content_type: str | bytes | None,
+    opts: CleanOptions,
+    template_model: TemplateModel | None,
+) -> CleanResult:
     page = load_html(html, content_type, opts.fallback_encodings, opts.max_depth)
     model = build_page_model(page.root, url, opts.custom_tags, _compiled(opts.custom_patterns))
     segments = segment_page(model, opts.quark)
     texts = [segment_text(model, s) for s in segments]
-    judgements = _classifier(opts.classifier).classify(model, segments, texts)
+    classifier = _classifier(opts.classifier)
+    judgements = classifier.classify(model, segments, texts)
+
+    title = pick_title(model)
+    lines = build_lines(model)
+    site = site_of(url) if template_model is not None else None
+    template_flags = None
+    signatures: list[int] = []
+    if template_model is not None and site is not None:
+        signatures = line_signatures(model, lines)
+        template_flags = template_model.template_flags(site, signatures)
+    extraction = extract_main(
+        model, lines, classifier.noise_re, title, opts.extract, template_flags
+    )
+    if template_model is not None and site is not None:
+        template_model.learn(site, signatures)
+
+    run_kept = [False] * len(model.runs)
+    for line, keep, meta in zip(
+        extraction.lines, extraction.kept, extraction.metadata, strict=False
+    ):
+        if keep or meta:
+            for position in range(line.first_run, line.end_run):
+                run_kept[position] = True
 
     blocks: list[Block] = []
     for index, (segment, text, judgement) in enumerate(
@@ -79,7 +143,7 @@ def clean_html(
         blocks.append(
             Block(
                 index=index,
-                label=judgement.label,
+                label=_final_label(model, segment.runs, run_kept, judgement.label),
                 text=text,
                 path=_node_path(model, segment.root),
                 chars=segment.text_len,
@@ -93,17 +157,27 @@ def clean_html(
                 images=[_image(model, i) for i in segment.images],
             )
         )
-
-    title = pick_title(model)
-    content = [b.text for b in blocks if b.label is BlockLabel.CONTENT and b.text]
-    # The headline is its own (customised) block; it is reported in ``title`` only.
-    if content and title and collapse_ws(content[0]).strip() == title:
-        content = content[1:]
-    text = "\n".join(content)
+    text = extraction.text
     lang = guess_language(text or " ".join(texts)[:4000])
     return CleanResult(
         url=url, title=title, text=text, lang=lang, encoding=page.decoded.encoding, blocks=blocks
     )
+
+
+def _final_label(
+    model: PageModel, runs: list[int], run_kept: list[bool], quark_label: BlockLabel
+) -> BlockLabel:
+    """A block is content when most of its text was kept by the extractor; otherwise it
+    keeps the Quark classifier's label (content demoted to noise)."""
+    total = kept = 0
+    for position in runs:
+        length = len(model.runs[position].text.strip())
+        total += length
+        if run_kept[position]:
+            kept += length
+    if total and kept * 2 >= total:
+        return BlockLabel.CONTENT
+    return BlockLabel.NOISE if quark_label is BlockLabel.CONTENT else quark_label
 
 
 def _image(model: PageModel, position: int) -> Image:
@@ -133,8 +207,13 @@ def _element_text(element: etree._Element) -> str:
 
 
 def pick_title(model: PageModel) -> str:
-    """The page's headline: an ``<h1>`` that the ``<title>`` confirms, else the ``<title>``
-    (or ``og:title``) with its site-name part cut off."""
+    """The page's headline.
+
+    The ``<title>`` (or ``og:title``) is split on its separators and its longest part,
+    without the site name, is the reference; an ``<h1>`` that matches it is preferred (it
+    has the exact wording), and a logo ``<h1>`` equal to the site-name part is not taken.
+    With no usable title, the first ``<h1>``.
+    """
     title_tag = model.meta_title or model.title
     headings = [
         _element_text(model.elements[i])
@@ -142,11 +221,15 @@ def pick_title(model: PageModel) -> str:
         if tag == "h1" and model.visible[i]
     ]
     headings = [h for h in headings if h]
-    for heading in headings:
-        if title_tag and (heading in title_tag or title_tag in heading):
-            return heading
-    if title_tag:
-        parts = [p.strip() for p in _TITLE_SEPARATORS_RE.split(title_tag) if p.strip()]
-        if parts:
-            return max(parts, key=len)
-    return headings[0] if headings else ""
+    parts = [p.strip() for p in _TITLE_SEPARATORS_RE.split(title_tag) if p.strip()]
+    main_part = max(parts, key=text_units) if parts else ""
+    if main_part:
+        for heading in headings:
+            if heading == main_part or (
+                len(heading) >= 0.5 * len(main_part)
+                and (heading in main_part or main_part in heading)
+            ):
+                return heading
+    if len(main_part) >= 5 or not headings:
+        return main_part
+    return headings[0]

@@ -19,7 +19,7 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
-from scrapy_webclean.cleaning import CleanOptions, clean_html
+from scrapy_webclean.cleaning import Cleaner, CleanOptions
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
@@ -77,7 +77,7 @@ class CleanPipeline:
         if self.on_error not in ("pass", "drop"):
             raise ValueError(f"WEBCLEAN_ON_ERROR must be 'pass' or 'drop', not {self.on_error!r}")
         self.error_field: str = get_setting(settings, "WEBCLEAN_ERROR_FIELD")
-        self.options = clean_options_from_settings(settings)
+        self.cleaner = Cleaner(clean_options_from_settings(settings))
         self._warned_types: set[type] = set()
         self._seconds = 0.0
         self._counts: Counter[str] = Counter()
@@ -108,11 +108,8 @@ class CleanPipeline:
                     f"field {self.html_field!r} holds {type(html).__name__}, not str or bytes",
                     reason="bad_html_type",
                 )
-            result = clean_html(
-                html,
-                url if isinstance(url, str) else None,
-                content_type=content_type,
-                options=self.options,
+            result = self.cleaner.clean(
+                html, url if isinstance(url, str) else None, content_type=content_type
             )
         except CleanError as exc:
             return self._failed(item, adapter, url, exc.reason, str(exc))

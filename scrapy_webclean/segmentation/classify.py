@@ -204,7 +204,7 @@ class QuarkClassifier:
 
     def __init__(self, options: ClassifierOptions | None = None) -> None:
         self.options = options or ClassifierOptions()
-        self._noise_re = compile_noise_words(self.options.noise_words)
+        self.noise_re = compile_noise_words(self.options.noise_words)
 
     def features(self, text: str, segment: Segment, units: float) -> dict[str, bool]:
         """The 7 binary features of the thesis for one block."""
@@ -212,7 +212,7 @@ class QuarkClassifier:
         non_anchor_units = units - anchor_units
         return {
             "custom_tag": segment.custom,
-            "noise_word_short": units < 100 and bool(self._noise_re.search(text)),
+            "noise_word_short": units < 100 and bool(self.noise_re.search(text)),
             "punct_density": units > 0 and segment.punct_count * 10.0 / units > 0.3,
             "punct_many": segment.punct_count > 4,
             "long_text": non_anchor_units > 200,

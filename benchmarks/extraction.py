@@ -1,0 +1,904 @@
+"""Main-content extraction: scrapy_webclean against its peers, quality and CPU time.
+
+Usage::
+
+    .venv/bin/python benchmarks/extraction.py ../shared/datasets/extract \\
+        [--sets scrapinghub,wcxb-dev,zh-news-silver,zh-netease-template] \\
+        [--extractors ours,ours-stateless,trafilatura,...] [--limit N] \\
+        [--json results.json] [--per-page out.jsonl]
+
+The argument is the ``extract/`` folder of the shared datasets (its README defines the data
+formats and the metrics); nothing of it is copied. Everything runs in one process, one page
+at a time, and every extractor sees the same pages in the same order: per set sorted by
+site (domain), then by page id, as a crawl of each site would deliver them.
+
+Inputs. ``ours`` and ``ours-stateless`` get the raw page bytes (our loader decodes them).
+Every peer gets the same ``str``: the bytes decoded by our loader
+(``decode_html(body, None).text``) with a leading ``<?xml ...?>`` declaration removed (lxml
+refuses a ``str`` that declares an encoding), so that no peer loses by guessing the
+encoding differently. Pages with a real URL pass it to the extractors that take one; the
+Chinese sets have none and get a made-up ``http://<site>.invalid/<id>`` so that ``ours``
+can tell sites apart.
+
+Extractors:
+
+* ``ours`` -- ``scrapy_webclean.Cleaner`` if the package has it (one Cleaner per set, fed
+  the pages in crawl order, so it learns each site's template), else ``clean_html``;
+* ``ours-stateless`` -- ``scrapy_webclean.clean_html``, one page at a time;
+* ``trafilatura`` -- ``extract(html, url=..., include_comments=False)``;
+* ``trafilatura+comments`` -- ``extract(html, url=...)``, the library default (comments in);
+* ``trafilatura-precision`` -- ``extract(..., include_comments=False, favor_precision=True)``;
+* ``readability`` -- readability-lxml ``Document(html).summary()``, then the text of that
+  HTML with one line per block element (the conversion is inside the timed call);
+* ``justext`` -- paragraphs not classified as boilerplate, one per line; the English
+  stoplist on the English sets; jusText has no Chinese stoplist, so on Chinese sets it runs
+  in its language-independent mode (empty stoplist, ``stopwords_low = stopwords_high = 0``:
+  length and link density only) -- a handicap to keep in mind;
+* ``gne`` -- ``GeneralNewsExtractor().extract(html)["content"]``;
+* ``lxml`` -- the floor: ``lxml.html.fromstring(html)``; its CPU time is the parse alone and
+  its "prediction" is ``text_content()`` of the whole page (scripts and styles included).
+
+Timing: ``time.process_time()`` around the extractor call only (no IO, decoding or
+scoring). Each extractor makes one untimed warm-up call before a set starts (imports,
+dictionaries, caches); ``ours`` warms up on a throw-away Cleaner. An exception counts as an
+error and an empty prediction.
+
+Scoring (``benchmarks/metrics.py``): token F1 (4-token shingles) and character F1 (LCS),
+per-page P and R averaged over pages, F1 = harmonic mean of the averages. Pages whose
+ground truth is empty are run and timed but left out of the scores (reported). The
+headline metric is token F1 on English sets and character F1 on Chinese sets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import logging
+import platform
+import re
+import shlex
+import statistics
+import sys
+import time
+import warnings
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+# The benchmarks folder is not a package: make ``metrics`` importable however this is run.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from metrics import PRF, average, char_f1, token_f1
+
+ALL_SETS = ("scrapinghub", "wcxb-dev", "zh-news-silver", "zh-netease-template")
+ALL_EXTRACTORS = (
+    "ours",
+    "ours-stateless",
+    "trafilatura",
+    "trafilatura+comments",
+    "trafilatura-precision",
+    "readability",
+    "justext",
+    "gne",
+    "lxml",
+)
+WCXB_TYPES = ("article", "service", "forum", "listing", "product", "documentation", "collection")
+SLOW_MS = 1000.0
+
+_XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass(slots=True)
+class Page:
+    """One page of a set: raw bytes, the truth (None if the set has none), and its site."""
+
+    set_name: str
+    id: str
+    site: str
+    url: str | None
+    body: bytes
+    truth: str | None
+    page_type: str | None = None
+
+
+@dataclass(slots=True)
+class Dataset:
+    """The pages of one set, in crawl order, and what the loader noticed about the data."""
+
+    name: str
+    language: str  # "en" or "zh"
+    pages: list[Page]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def has_truth(self) -> bool:
+        return any(p.truth is not None for p in self.pages)
+
+
+def _read_gz(path: Path) -> bytes:
+    with gzip.open(path, "rb") as fh:
+        return fh.read()
+
+
+def _host(url: str) -> str:
+    host = urlsplit(url).hostname or ""
+    return host[4:] if host.startswith("www.") else host
+
+
+def _crawl_order(pages: list[Page]) -> list[Page]:
+    """Sites in name order, each site's pages by id (numeric ids numerically)."""
+
+    def key(p: Page) -> tuple[str, int, str]:
+        tail = p.id.rsplit("/", 1)[-1]
+        return (p.site, int(tail) if tail.isdigit() else 1 << 30, p.id)
+
+    return sorted(pages, key=key)
+
+
+def load_scrapinghub(root: Path) -> Dataset:
+    """``ground-truth.json`` → ``articleBody`` for ``html/<id>.html.gz``."""
+    truth = json.loads((root / "ground-truth.json").read_text(encoding="utf-8"))
+    pages = []
+    for page_id, record in truth.items():
+        url = record["url"]
+        pages.append(
+            Page(
+                "scrapinghub",
+                page_id,
+                _host(url),
+                url,
+                _read_gz(root / "html" / f"{page_id}.html.gz"),
+                record.get("articleBody") or "",
+            )
+        )
+    return Dataset("scrapinghub", "en", _crawl_order(pages))
+
+
+def load_wcxb(root: Path) -> Dataset:
+    """``ground-truth/<id>.json`` → ``ground_truth.main_content``; type and domain from metadata."""
+    files = json.loads((root / "metadata.json").read_text(encoding="utf-8"))["files"]
+    pages = []
+    for page_id, meta in files.items():
+        record = json.loads((root / "ground-truth" / f"{page_id}.json").read_text(encoding="utf-8"))
+        text = record["ground_truth"].get("main_content") or ""
+        pages.append(
+            Page(
+                "wcxb-dev",
+                page_id,
+                meta.get("domain") or _host(record["url"]),
+                record.get("url"),
+                _read_gz(root / "html" / f"{page_id}.html.gz"),
+                text,
+                meta["page_type"],
+            )
+        )
+    return Dataset("wcxb-dev", "en", _crawl_order(pages))
+
+
+def _manifest(root: Path) -> list[dict[str, Any]]:
+    with (root / "manifest.jsonl").open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def _fake_url(set_name: str, site: str, page_id: str) -> str:
+    return f"http://{site}.{set_name}.invalid/{page_id.rsplit('/', 1)[-1]}"
+
+
+def load_zh_silver(root: Path) -> Dataset:
+    """Only the manifest records with a ``gt`` file (``gt_silver/<site>/<n>.txt``)."""
+    pages = []
+    skipped = 0
+    for rec in _manifest(root):
+        if not rec.get("gt"):
+            skipped += 1
+            continue
+        site = rec.get("site") or rec["id"].split("/", 1)[0]
+        pages.append(
+            Page(
+                "zh-news-silver",
+                rec["id"],
+                site,
+                _fake_url("zh-news-silver", site, rec["id"]),
+                _read_gz(root / rec["html"]),
+                (root / rec["gt"]).read_text(encoding="utf-8"),
+            )
+        )
+    notes = [f"{skipped} manifest pages without silver truth not run"]
+    return Dataset("zh-news-silver", "zh", _crawl_order(pages), notes)
+
+
+def load_zh_template(root: Path) -> Dataset:
+    """All pages of the one-template set, by numeric id; no truth."""
+    pages = [
+        Page(
+            "zh-netease-template",
+            rec["id"],
+            "money.163.com",
+            _fake_url("zh-netease-template", "money.163.com", rec["id"]),
+            _read_gz(root / rec["html"]),
+            None,
+        )
+        for rec in _manifest(root)
+    ]
+    return Dataset("zh-netease-template", "zh", _crawl_order(pages))
+
+
+LOADERS: dict[str, Callable[[Path], Dataset]] = {
+    "scrapinghub": load_scrapinghub,
+    "wcxb-dev": load_wcxb,
+    "zh-news-silver": load_zh_silver,
+    "zh-netease-template": load_zh_template,
+}
+
+
+# --------------------------------------------------------------------------- extractors
+
+# An extractor is built per set (so stateful ones start fresh) and called per page.
+Extract = Callable[[Page, str], str]
+
+_BLOCK_TAGS = frozenset(
+    (
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "br",
+        "dd",
+        "details",
+        "dialog",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+    )
+)
+
+
+def html_fragment_text(fragment: str) -> str:
+    """Plain text of an HTML fragment: a line per block element, spaces collapsed."""
+    import lxml.html
+
+    if not fragment.strip():
+        return ""
+    root = lxml.html.fragment_fromstring(fragment, create_parent="div")
+    parts: list[str] = []
+
+    def walk(el: Any) -> None:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if tag in ("script", "style", "noscript", "template"):
+            if el.tail:
+                parts.append(el.tail)
+            return
+        block = tag in _BLOCK_TAGS
+        if block:
+            parts.append("\n")
+        if el.text and tag:
+            parts.append(el.text)
+        for child in el:
+            walk(child)
+        if block:
+            parts.append("\n")
+        if el.tail:
+            parts.append(el.tail)
+
+    walk(root)
+    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def _ours_factory(stateful: bool) -> Callable[[], Extract]:
+    def build() -> Extract:
+        import scrapy_webclean
+
+        cleaner_cls = getattr(scrapy_webclean, "Cleaner", None) if stateful else None
+        if cleaner_cls is not None:
+            cleaner = cleaner_cls()
+
+            def run_cleaner(page: Page, _html: str) -> str:
+                return str(cleaner.clean(page.body, page.url).text)
+
+            return run_cleaner
+
+        def run_stateless(page: Page, _html: str) -> str:
+            return scrapy_webclean.clean_html(page.body, page.url).text
+
+        return run_stateless
+
+    return build
+
+
+def _trafilatura_factory(**kwargs: Any) -> Callable[[], Extract]:
+    def build() -> Extract:
+        import trafilatura
+
+        def run(page: Page, html: str) -> str:
+            return trafilatura.extract(html, url=page.url, **kwargs) or ""
+
+        return run
+
+    return build
+
+
+def _readability_factory() -> Extract:
+    from readability import Document  # type: ignore[import-untyped]
+
+    def run(page: Page, html: str) -> str:
+        return html_fragment_text(Document(html).summary(html_partial=True))
+
+    return run
+
+
+def _justext_factory_for(language: str) -> Callable[[], Extract]:
+    def build() -> Extract:
+        import justext  # type: ignore[import-untyped]
+
+        if language == "en":
+            stoplist = justext.get_stoplist("English")
+            extra: dict[str, float] = {}
+        else:
+            stoplist = frozenset()
+            extra = {"stopwords_low": 0.0, "stopwords_high": 0.0}
+
+        def run(page: Page, html: str) -> str:
+            paragraphs = justext.justext(html, stoplist, **extra)
+            return "\n".join(p.text for p in paragraphs if not p.is_boilerplate)
+
+        return run
+
+    return build
+
+
+def _gne_factory() -> Extract:
+    from gne import GeneralNewsExtractor  # type: ignore[import-untyped]
+
+    extractor = GeneralNewsExtractor()
+
+    def run(page: Page, html: str) -> str:
+        return str(extractor.extract(html).get("content") or "")
+
+    return run
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one extractor did on one page."""
+
+    text: str
+    ms: float
+    error: str | None = None
+
+
+def _run_lxml_floor(page: Page, html: str) -> Outcome:
+    """Parse alone is timed; the whole-page text is taken afterwards."""
+    import lxml.html
+
+    start = time.process_time()
+    root = lxml.html.fromstring(html)
+    ms = (time.process_time() - start) * 1000
+    return Outcome(root.text_content(), ms)
+
+
+def _timed(fn: Extract, page: Page, html: str) -> Outcome:
+    start = time.process_time()
+    try:
+        text = fn(page, html)
+    except Exception as exc:  # a peer failing on a page is data, not a crash
+        ms = (time.process_time() - start) * 1000
+        return Outcome("", ms, f"{type(exc).__name__}: {str(exc)[:200]}")
+    return Outcome(text, (time.process_time() - start) * 1000)
+
+
+def build_extractor(name: str, language: str) -> Callable[[Page, str], Outcome]:
+    """A fresh extractor for one set, wrapped to return an :class:`Outcome`."""
+    if name == "lxml":
+
+        def floor(page: Page, html: str) -> Outcome:
+            try:
+                return _run_lxml_floor(page, html)
+            except Exception as exc:
+                return Outcome("", 0.0, f"{type(exc).__name__}: {str(exc)[:200]}")
+
+        return floor
+    factories: dict[str, Callable[[], Extract]] = {
+        "ours": _ours_factory(stateful=True),
+        "ours-stateless": _ours_factory(stateful=False),
+        "trafilatura": _trafilatura_factory(include_comments=False),
+        "trafilatura+comments": _trafilatura_factory(),
+        "trafilatura-precision": _trafilatura_factory(include_comments=False, favor_precision=True),
+        "readability": _readability_factory,
+        "justext": _justext_factory_for(language),
+        "gne": _gne_factory,
+    }
+    fn = factories[name]()
+    return lambda page, html: _timed(fn, page, html)
+
+
+def peer_html(body: bytes) -> str:
+    """The ``str`` every peer gets: our loader's decode, minus a leading XML declaration."""
+    from scrapy_webclean.html.loader import decode_html
+
+    return _XML_DECL_RE.sub("", decode_html(body, None).text, count=1)
+
+
+def data_notes(dataset: Dataset) -> list[str]:
+    """What the data itself looks like: encodings found, undecodable bytes, empty truths."""
+    from scrapy_webclean.html.loader import decode_html
+
+    encodings: Counter[str] = Counter()
+    replaced = []
+    for page in dataset.pages:
+        decoded = decode_html(page.body, None)
+        encodings[f"{decoded.encoding} ({decoded.source})"] += 1
+        if decoded.replaced:
+            replaced.append(f"{page.id} ({decoded.replaced})")
+    notes = ["decoded as " + ", ".join(f"{k} ×{v}" for k, v in encodings.most_common())]
+    if replaced:
+        notes.append("undecodable bytes replaced on " + ", ".join(replaced))
+    for page in dataset.pages:
+        if page.truth is not None and not page.truth.strip():
+            kind = f"{page.page_type}, " if page.page_type else ""
+            notes.append(f"{page.id} ({kind}{page.site}): empty ground truth, run but not scored")
+    return notes
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass(slots=True)
+class PageResult:
+    """Scores and time of one extractor on one page (scores None when not scored)."""
+
+    page: Page
+    extractor: str
+    ms: float
+    chars: int
+    error: str | None
+    token: PRF | None
+    char: PRF | None
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def run_extractor(
+    name: str, dataset: Dataset, htmls: Sequence[str], log: Callable[[str], None]
+) -> list[PageResult]:
+    """Run one extractor over a set, in crawl order, and score every page that has truth."""
+    if name.startswith("ours"):
+        # Warm up on a throw-away instance so that the measured Cleaner starts empty.
+        build_extractor(name, dataset.language)(dataset.pages[0], htmls[0])
+        extractor = build_extractor(name, dataset.language)
+    else:
+        extractor = build_extractor(name, dataset.language)
+        extractor(dataset.pages[0], htmls[0])
+    results = []
+    wall = time.perf_counter()
+    for page, html in zip(dataset.pages, htmls, strict=True):
+        out = extractor(page, html)
+        token = char = None
+        if page.truth is not None and page.truth.strip():
+            token = token_f1(out.text, page.truth)
+            char = char_f1(out.text, page.truth)
+        results.append(PageResult(page, name, out.ms, len(out.text), out.error, token, char))
+    errors = sum(1 for r in results if r.error)
+    cpu = sum(r.ms for r in results) / 1000
+    log(
+        f"  {dataset.name:<20} {name:<22} {len(results)} pages, {errors} errors, "
+        f"{cpu:.1f} s CPU in the extractor, {time.perf_counter() - wall:.1f} s wall with scoring"
+    )
+    return results
+
+
+@dataclass(slots=True)
+class Summary:
+    """Aggregates of one extractor on one set (or one page type)."""
+
+    extractor: str
+    pages: int
+    scored: int
+    token: PRF
+    char: PRF
+    median_ms: float
+    p95_ms: float
+    max_ms: float
+    errors: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "extractor": self.extractor,
+            "pages": self.pages,
+            "scored_pages": self.scored,
+            "token": self.token._asdict(),
+            "char": self.char._asdict(),
+            "median_ms": self.median_ms,
+            "p95_ms": self.p95_ms,
+            "max_ms": self.max_ms,
+            "errors": self.errors,
+        }
+
+
+def summarize(name: str, results: Iterable[PageResult]) -> Summary:
+    """Average the scored pages' P and R; time statistics over all pages."""
+    items = list(results)
+    scored = [r for r in items if r.token is not None and r.char is not None]
+    times = [r.ms for r in items]
+    return Summary(
+        extractor=name,
+        pages=len(items),
+        scored=len(scored),
+        token=average(r.token for r in scored if r.token is not None),
+        char=average(r.char for r in scored if r.char is not None),
+        median_ms=statistics.median(times) if times else 0.0,
+        p95_ms=_percentile(times, 0.95),
+        max_ms=max(times) if times else 0.0,
+        errors=sum(1 for r in items if r.error),
+    )
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def _f(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def _ms(x: float) -> str:
+    return f"{x:.1f}" if x < 100 else f"{x:.0f}"
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def set_report(
+    dataset: Dataset, summaries: dict[str, Summary], results: dict[str, list[PageResult]]
+) -> tuple[str, dict[str, Any]]:
+    """Markdown for one set with truth, and its numbers for the JSON output."""
+    headline = "token" if dataset.language == "en" else "char"
+    ref = summaries.get("ours")
+    out = [f"## {dataset.name}", ""]
+    scored = max((s.scored for s in summaries.values()), default=0)
+    out.append(
+        f"{len(dataset.pages)} pages, {scored} scored. Headline metric: **{headline} F1** "
+        f"({'English' if dataset.language == 'en' else 'Chinese'} set). "
+        f"ΔF1 = ours − this extractor on the headline metric; ms ÷ ours = this extractor's "
+        "median CPU ms divided by ours."
+    )
+    out.append("")
+    header = [
+        "extractor",
+        "pages",
+        "token F1",
+        "token P",
+        "token R",
+        "char F1",
+        "char P",
+        "char R",
+        "median ms",
+        "p95 ms",
+        "max ms",
+        "errors",
+        f"ΔF1 ({headline})",
+        "ms ÷ ours",
+    ]
+    rows = []
+    for name, s in summaries.items():
+        delta = ratio = "–"
+        if ref is not None and name != "ours":
+            delta = f"{getattr(ref, headline).f1 - getattr(s, headline).f1:+.3f}"
+            if ref.median_ms > 0:
+                ratio = f"{s.median_ms / ref.median_ms:.2f}×"
+        rows.append(
+            [
+                name,
+                str(s.pages),
+                _f(s.token.f1),
+                _f(s.token.precision),
+                _f(s.token.recall),
+                _f(s.char.f1),
+                _f(s.char.precision),
+                _f(s.char.recall),
+                _ms(s.median_ms),
+                _ms(s.p95_ms),
+                _ms(s.max_ms),
+                str(s.errors),
+                delta,
+                ratio,
+            ]
+        )
+    out.append(_table(header, rows))
+    out.append("")
+    data: dict[str, Any] = {
+        "pages": len(dataset.pages),
+        "scored_pages": scored,
+        "headline_metric": f"{headline}_f1",
+        "extractors": {name: s.to_dict() for name, s in summaries.items()},
+        "notes": list(dataset.notes),
+    }
+    floor = summaries.get("lxml")
+    if ref is not None and floor is not None and floor.median_ms > 0:
+        factor = ref.median_ms / floor.median_ms
+        out.append(
+            f"ours median {_ms(ref.median_ms)} ms = {factor:.1f}× the lxml parse floor "
+            f"({_ms(floor.median_ms)} ms)."
+        )
+        data["ours_over_lxml_floor"] = factor
+    if "ours" in results:
+        slow = [(r.page.id, r.ms) for r in results["ours"] if r.ms > SLOW_MS]
+        slow.sort(key=lambda x: -x[1])
+        data["ours_pages_over_1s"] = [{"id": i, "ms": ms} for i, ms in slow]
+        listed = ", ".join(f"{i} ({ms:.0f} ms)" for i, ms in slow) or "none"
+        out.append(f"ours pages over 1 s: {len(slow)}: {listed}.")
+    errs = {
+        name: Counter((r.error or "").split(":", 1)[0] for r in rs if r.error)
+        for name, rs in results.items()
+    }
+    err_lines = [
+        f"{name}: " + ", ".join(f"{k} ×{v}" for k, v in c.most_common())
+        for name, c in errs.items()
+        if c
+    ]
+    data["errors"] = {
+        name: [{"id": r.page.id, "error": r.error} for r in rs if r.error]
+        for name, rs in results.items()
+        if any(r.error for r in rs)
+    }
+    if err_lines:
+        out.append("Errors: " + "; ".join(err_lines) + ".")
+    for note in dataset.notes:
+        out.append(f"Note: {note}.")
+    out.append("")
+
+    if dataset.name == "wcxb-dev":
+        types = [t for t in WCXB_TYPES if any(p.page_type == t for p in dataset.pages)]
+        counts = Counter(p.page_type for p in dataset.pages if p.truth and p.truth.strip())
+        by_type: dict[str, dict[str, Any]] = {}
+        trows = []
+        for name, rs in results.items():
+            row = [name]
+            by_type[name] = {}
+            for t in types:
+                s = summarize(name, (r for r in rs if r.page.page_type == t))
+                by_type[name][t] = {"token": s.token._asdict(), "char": s.char._asdict()}
+                row.append(_f(s.token.f1))
+            trows.append(row)
+        out.append("### wcxb-dev token F1 per page type")
+        out.append("")
+        out.append(_table(["extractor"] + [f"{t} ({counts[t]})" for t in types], trows))
+        out.append("")
+        data["by_page_type"] = by_type
+    return "\n".join(out), data
+
+
+def template_report(dataset: Dataset, results: dict[str, list[PageResult]]) -> tuple[str, Any]:
+    """For the set without truth: our CPU time and text length per page, in crawl order."""
+    out = [f"## {dataset.name} (no ground truth)", ""]
+    names = [n for n in ("ours", "ours-stateless") if n in results]
+    if not names:
+        return "", {}
+    import scrapy_webclean
+
+    stateful = hasattr(scrapy_webclean, "Cleaner")
+    out.append(
+        f"{len(dataset.pages)} pages of one site, in id order. `ours` is "
+        + ("a Cleaner fed the pages in order" if stateful else "`clean_html` (no Cleaner yet)")
+        + "; characters of extracted text and CPU ms per page."
+    )
+    out.append("")
+    per_page = {n: [(r.chars, r.ms) for r in results[n]] for n in names}
+    n_pages = len(dataset.pages)
+    groups = [("page 1", 0, 1), ("page 2", 1, 2), ("pages 3–10", 2, 10), ("pages 11+", 10, n_pages)]
+    header = ["pages"]
+    for n in names:
+        header += [f"{n} median chars", f"{n} median ms"]
+    rows = []
+    for label, lo, hi in groups:
+        if lo >= n_pages:
+            continue
+        row = [label]
+        for n in names:
+            chunk = per_page[n][lo:hi]
+            row += [
+                f"{statistics.median(c for c, _ in chunk):.0f}",
+                _ms(statistics.median(m for _, m in chunk)),
+            ]
+        rows.append(row)
+    out.append(_table(header, rows))
+    out.append("")
+    if stateful and len(names) == 2:
+        diff = sum(
+            1
+            for a, b in zip(per_page["ours"], per_page["ours-stateless"], strict=True)
+            if a[0] != b[0]
+        )
+        out.append(f"Pages where ours and ours-stateless extract different lengths: {diff}.")
+        out.append("")
+    for note in dataset.notes:
+        out.append(f"Note: {note}.")
+    if dataset.notes:
+        out.append("")
+    data = {
+        "pages": n_pages,
+        "cleaner": stateful,
+        "notes": list(dataset.notes),
+        "per_page": {
+            n: [{"id": r.page.id, "chars": r.chars, "ms": r.ms} for r in results[n]] for n in names
+        },
+        "median_ms": {n: statistics.median(m for _, m in per_page[n]) for n in names},
+    }
+    return "\n".join(out), data
+
+
+def _per_page_record(r: PageResult) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "set": r.page.set_name,
+        "id": r.page.id,
+        "site": r.page.site,
+        "url": r.page.url,
+        "extractor": r.extractor,
+        "ms": round(r.ms, 3),
+        "chars": r.chars,
+        "error": r.error,
+    }
+    if r.page.page_type:
+        rec["page_type"] = r.page.page_type
+    if r.token is not None and r.char is not None:
+        rec.update(
+            token_p=r.token.precision,
+            token_r=r.token.recall,
+            token_f1=r.token.f1,
+            char_p=r.char.precision,
+            char_r=r.char.recall,
+            char_f1=r.char.f1,
+        )
+    return rec
+
+
+def _versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for dist in ("scrapy-webclean", "trafilatura", "readability-lxml", "justext", "gne", "lxml"):
+        try:
+            found[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            found[dist] = "missing"
+    return found
+
+
+def _csv(value: str, allowed: Sequence[str], what: str) -> list[str]:
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    unknown = [v for v in items if v not in allowed]
+    if unknown:
+        raise SystemExit(f"unknown {what}: {', '.join(unknown)} (choose from {', '.join(allowed)})")
+    return items
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("data", type=Path, help="the datasets' extract/ folder")
+    parser.add_argument("--sets", default=",".join(ALL_SETS))
+    parser.add_argument("--extractors", default=",".join(ALL_EXTRACTORS))
+    parser.add_argument("--limit", type=int, default=None, help="first N pages per set")
+    parser.add_argument("--json", type=Path, default=None, help="write all numbers here")
+    parser.add_argument("--per-page", type=Path, default=None, help="JSON lines per page")
+    args = parser.parse_args(argv)
+    sets = _csv(args.sets, ALL_SETS, "set")
+    extractors = _csv(args.extractors, ALL_EXTRACTORS, "extractor")
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    logging.disable(logging.WARNING)  # peers log per-page warnings; they are not results
+    warnings.simplefilter("ignore")
+    import scrapy_webclean
+
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    report: dict[str, Any] = {
+        "command": shlex.join([sys.executable, *sys.argv]),
+        "versions": _versions(),
+        "ours_uses_cleaner": hasattr(scrapy_webclean, "Cleaner"),
+        "sets": {},
+    }
+    per_page_fh = args.per_page.open("w", encoding="utf-8") if args.per_page else None
+    markdown = [
+        "# Main-content extraction",
+        "",
+        f"ours = {'scrapy_webclean.Cleaner' if report['ours_uses_cleaner'] else 'clean_html'}; "
+        + ", ".join(f"{k} {v}" for k, v in report["versions"].items())
+        + ". CPU ms per page from time.process_time() around the extractor call; "
+        "P and R averaged over pages, F1 = harmonic mean of the averages.",
+        "",
+    ]
+    try:
+        for set_name in sets:
+            folder = args.data / set_name
+            if not folder.is_dir():
+                log(f"{set_name}: {folder} not found, skipped")
+                continue
+            dataset = LOADERS[set_name](folder)
+            if args.limit is not None:
+                dataset.pages = dataset.pages[: args.limit]
+            names = extractors
+            if not dataset.has_truth:
+                names = [n for n in extractors if n in ("ours", "ours-stateless")]
+            log(f"{set_name}: {len(dataset.pages)} pages, extractors: {', '.join(names)}")
+            if not names or not dataset.pages:
+                continue
+            htmls = [peer_html(p.body) for p in dataset.pages]
+            dataset.notes.extend(data_notes(dataset))
+            results = {name: run_extractor(name, dataset, htmls, log) for name in names}
+            if per_page_fh is not None:
+                for rs in results.values():
+                    for r in rs:
+                        per_page_fh.write(json.dumps(_per_page_record(r), ensure_ascii=False))
+                        per_page_fh.write("\n")
+            if dataset.has_truth:
+                summaries = {name: summarize(name, rs) for name, rs in results.items()}
+                text, data = set_report(dataset, summaries, results)
+            else:
+                text, data = template_report(dataset, results)
+            markdown.append(text)
+            report["sets"][set_name] = data
+    finally:
+        if per_page_fh is not None:
+            per_page_fh.close()
+    wall = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
+    report["runtime_s"] = {"wall": wall, "cpu": cpu}
+    markdown.append(f"Total runtime: {wall:.0f} s wall, {cpu:.0f} s CPU (all sets, with scoring).")
+    print("\n".join(markdown))
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+    log(f"done in {wall:.0f} s")
+    return 0
+
+
+__all__ = ["html_fragment_text", "main", "summarize"]
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,181 @@
+"""Text-overlap metrics for main-content extraction benchmarks.
+
+Two per-page metrics, both returning precision, recall and F1 of a prediction against a
+ground-truth text, and one way to average them over pages:
+
+* :func:`token_f1` -- overlap of 4-token shingles (the method of the scrapinghub
+  article-extraction benchmark). Each CJK character (Han ideographs, kana) is one token;
+  other tokens are runs of letters and digits, split on whitespace and punctuation.
+  Comparison is case-sensitive and uses multisets (a shingle that occurs twice in the
+  truth can be matched twice).
+* :func:`char_f1` -- all whitespace removed, matched characters = length of the longest
+  common subsequence of prediction and truth. The LCS is exact, computed with a
+  bit-parallel algorithm over Python integers (one big-integer pass per character of the
+  longer text), which takes a few milliseconds on 20,000-character pages.
+* :func:`average` -- per-page precision and recall are averaged over pages, and F1 is the
+  harmonic mean of the two averages (not the mean of per-page F1s).
+
+Edge cases, the same for both metrics:
+
+* prediction and truth both empty: P = R = F1 = 1 (nothing to find, nothing wrongly found);
+* prediction empty, truth not: P = R = F1 = 0 (an extractor that returns nothing, or
+  fails, gets no credit for "precision");
+* truth empty, prediction not: P = 0, R = 1, F1 = 0. Benchmarks should rather leave such
+  pages out of the scores and say so;
+* shingles: when either text has fewer than 4 tokens, both texts are shingled with
+  n = the smaller token count (down to unigrams), so a 2-word truth can still be matched.
+
+All functions are pure and depend on the standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+#: Shingle size of the token metric.
+SHINGLE_SIZE = 4
+
+# Han ideographs (unified, extensions A-F, compatibility), CJK radicals, and the kana.
+# Hangul is not here: Korean separates words with spaces, so a Hangul word is one token.
+_CJK_RANGES = (
+    "\u2e80-\u2fdf"  # CJK radicals, Kangxi radicals
+    "\u3005\u3007"  # iteration mark, ideographic zero
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u3400-\u4dbf"  # extension A
+    "\u4e00-\u9fff"  # unified ideographs
+    "\uf900-\ufaff"  # compatibility ideographs
+    "\U00020000-\U0003134f"  # extensions B-G
+)
+# A CJK character alone, or a run of word characters that are neither CJK nor "_".
+_TOKEN_RE = re.compile(f"[{_CJK_RANGES}]|[^\\W_{_CJK_RANGES}]+")
+_WHITESPACE_RE = re.compile(r"\s+")
+
+
+class PRF(NamedTuple):
+    """Precision, recall and F1, each in [0, 1]."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
+def harmonic_mean(precision: float, recall: float) -> float:
+    """F1 of a precision and a recall: their harmonic mean, 0 when both are 0."""
+    total = precision + recall
+    return 2 * precision * recall / total if total > 0 else 0.0
+
+
+def _from_counts(matched: int, predicted: int, truth: int) -> PRF:
+    """P, R, F1 from a match count and the sizes of both sides, with the edge cases above."""
+    if predicted == 0 and truth == 0:
+        return PRF(1.0, 1.0, 1.0)
+    if predicted == 0:
+        return PRF(0.0, 0.0, 0.0)
+    if truth == 0:
+        return PRF(0.0, 1.0, 0.0)
+    precision = matched / predicted
+    recall = matched / truth
+    return PRF(precision, recall, harmonic_mean(precision, recall))
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokens of ``text``: each CJK character alone, other words split on spaces and punctuation.
+
+    >>> tokenize("Hello, world! 中文abc")
+    ['Hello', 'world', '中', '文', 'abc']
+    """
+    return _TOKEN_RE.findall(text)
+
+
+def shingles(tokens: Sequence[str], size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
+    """Multiset of the ``size``-token windows of ``tokens`` (empty if there are fewer tokens)."""
+    if size <= 0 or len(tokens) < size:
+        return Counter()
+    return Counter(tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1))
+
+
+def token_f1(prediction: str, truth: str, size: int = SHINGLE_SIZE) -> PRF:
+    """Shingle overlap of ``prediction`` and ``truth`` for one page.
+
+    precision = shared shingles / predicted shingles, recall = shared / truth shingles,
+    shared counted as a multiset intersection. Texts with fewer than ``size`` tokens are
+    compared with shorter shingles (see the module docstring).
+    """
+    pred_tokens = tokenize(prediction)
+    truth_tokens = tokenize(truth)
+    if not pred_tokens or not truth_tokens:
+        return _from_counts(0, len(pred_tokens), len(truth_tokens))
+    n = min(size, len(pred_tokens), len(truth_tokens))
+    pred = shingles(pred_tokens, n)
+    gold = shingles(truth_tokens, n)
+    matched = sum((pred & gold).values())
+    return _from_counts(matched, sum(pred.values()), sum(gold.values()))
+
+
+def strip_whitespace(text: str) -> str:
+    """``text`` with every whitespace character removed."""
+    return _WHITESPACE_RE.sub("", text)
+
+
+def lcs_length(a: str, b: str) -> int:
+    """Length of the longest common subsequence of two strings (exact).
+
+    Bit-parallel LCS (Allison and Dix 1986; Hyyro 2004): bit ``i`` of a row vector stands for
+    position ``i`` of the shorter string, and each character of the longer string updates
+    the whole row with a few big-integer operations, O(len(a) * len(b) / 64) word
+    operations in C. Characters of the longer string absent from the shorter one cannot
+    change the row and are skipped.
+    """
+    if len(a) < len(b):
+        a, b = b, a
+    m = len(b)
+    if m == 0:
+        return 0
+    positions: dict[str, list[int]] = {}
+    for i, ch in enumerate(b):
+        positions.setdefault(ch, []).append(i)
+    masks: dict[str, int] = {}
+    for ch, where in positions.items():
+        bits = bytearray((where[-1] >> 3) + 1)
+        for i in where:
+            bits[i >> 3] |= 1 << (i & 7)
+        masks[ch] = int.from_bytes(bits, "little")
+    full = (1 << m) - 1
+    row = full
+    get = masks.get
+    for ch in a:
+        match = get(ch)
+        if match is None:
+            continue
+        u = row & match
+        row = ((row + u) | (row - u)) & full
+    return m - row.bit_count()
+
+
+def char_f1(prediction: str, truth: str) -> PRF:
+    """Character overlap of ``prediction`` and ``truth`` for one page, whitespace removed.
+
+    matched = LCS length; precision = matched / predicted characters, recall = matched /
+    truth characters.
+    """
+    pred = strip_whitespace(prediction)
+    gold = strip_whitespace(truth)
+    if not pred or not gold:
+        return _from_counts(0, len(pred), len(gold))
+    return _from_counts(lcs_length(pred, gold), len(pred), len(gold))
+
+
+def average(scores: Iterable[PRF]) -> PRF:
+    """Average per-page scores: mean precision, mean recall, F1 = their harmonic mean.
+
+    An empty input gives ``PRF(0.0, 0.0, 0.0)``.
+    """
+    items = list(scores)
+    if not items:
+        return PRF(0.0, 0.0, 0.0)
+    precision = sum(s.precision for s in items) / len(items)
+    recall = sum(s.recall for s in items) / len(items)
+    return PRF(precision, recall, harmonic_mean(precision, recall))

@@ -1,0 +1,154 @@
+"""Main-content extraction: score lines, find the main region, keep its content lines.
+
+1. Every line gets a score in text units: non-anchor text counts for it, anchor text twice
+   against it, every line pays a fixed cost (so runs of short menu entries add up
+   negative), prose lines (ending in sentence punctuation) get a bonus, and the class/id
+   hints of its containers scale it (``hints``).
+2. The *main region* is the node whose subtree has the largest sum of line scores: one
+   reverse pass over the block model, like the subtree totals. Long prose split over many
+   sibling containers is still one region, because their parent's sum is larger than any
+   one of them.
+3. Inside the region, a line is kept unless it sits in a strong-negative container
+   (comments, share bar, related links), is mostly anchor text, or is a short line with a
+   noise word; the headline is reported as the title, not repeated in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scrapy_webclean.extraction.hints import POSITIVE, STRONG_NEGATIVE, WEAK_NEGATIVE, node_hints
+from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.segmentation.blockmodel import PageModel
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractOptions:
+    """Weights of the line score (text units) and the keep rules."""
+
+    line_cost: float = 3.0
+    anchor_weight: float = 2.0
+    prose_bonus: float = 3.0
+    positive_factor: float = 1.5
+    weak_negative_factor: float = 0.5
+    max_link_density: float = 0.5
+    short_noise_units: float = 50.0
+    min_region_score: float = 20.0
+    metadata_max_units: float = 40.0
+
+
+@dataclass(slots=True)
+class Extraction:
+    """The lines of a page, which are kept as text, which are the region's metadata
+    (headline, date/byline lines: content, but reported apart), and the region."""
+
+    lines: list[Line]
+    kept: list[bool]
+    region: int
+    scores: list[float]
+    metadata: list[bool]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(
+            line.text for line, keep in zip(self.lines, self.kept, strict=False) if keep
+        )
+
+
+def line_score(line: Line, hint: int, noisy: bool, opts: ExtractOptions) -> float:
+    """Score of one line in text units: positive for content-like, negative for boilerplate.
+
+    ``noisy`` says the line is short and carries a noise word (copyright, 版权, ...).
+    """
+    if noisy:
+        return -line.units - opts.line_cost
+    anchor_units = line.units * line.link_density
+    score = line.units - anchor_units - opts.anchor_weight * anchor_units - opts.line_cost
+    if line.prose:
+        score += opts.prose_bonus
+    if hint == STRONG_NEGATIVE:
+        # Prose in a comment section or sidebar neither draws the region nor, when the
+        # section sits inside the article container, pushes the region off the article.
+        return min(score, 0.0)
+    if score > 0:
+        if hint == POSITIVE:
+            score *= opts.positive_factor
+        elif hint == WEAK_NEGATIVE:
+            score *= opts.weak_negative_factor
+    return score
+
+
+def extract_main(
+    model: PageModel,
+    lines: list[Line],
+    noise_re: re.Pattern[str],
+    title: str = "",
+    options: ExtractOptions | None = None,
+    template_flags: Sequence[bool] | None = None,
+) -> Extraction:
+    """Choose the main region of a page and the content lines in it.
+
+    ``lines`` are the page's lines (``build_lines``); ``template_flags[i]`` says line ``i``
+    recurs across the site's pages (``TemplateModel``): it then counts as boilerplate.
+    """
+    opts = options or ExtractOptions()
+    n = len(model)
+    if not lines or n == 0:
+        return Extraction(lines, [False] * len(lines), 0, [], [False] * len(lines))
+    parents = model.parents
+    prose = [0.0] * n
+    for line in lines:
+        if line.prose and line.link_density < opts.max_link_density:
+            prose[line.node] += line.units
+    _sum_up(prose, parents)
+    hints = node_hints(model, prose)
+    noisy = [
+        line.units < opts.short_noise_units and noise_re.search(line.text) is not None
+        for line in lines
+    ]
+    if template_flags is not None:
+        noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]
+    scores = [
+        line_score(line, hints[line.node], is_noisy, opts)
+        for line, is_noisy in zip(lines, noisy, strict=False)
+    ]
+
+    subtree = [0.0] * n
+    for line, score in zip(lines, scores, strict=False):
+        subtree[line.node] += score
+    _sum_up(subtree, parents)
+    region = max(range(n), key=subtree.__getitem__)
+    if subtree[region] < opts.min_region_score:
+        return Extraction(lines, [False] * len(lines), region, scores, [False] * len(lines))
+    end = region + model.node_count[region]
+    kept: list[bool] = []
+    metadata: list[bool] = []
+    for line, is_noisy in zip(lines, noisy, strict=False):
+        verdict = (
+            _verdict(line, hints[line.node], title, opts)
+            if region <= line.node < end and not is_noisy
+            else DROP
+        )
+        kept.append(verdict == KEEP)
+        metadata.append(verdict == METADATA)
+    return Extraction(lines, kept, region, scores, metadata)
+
+
+def _sum_up(values: list[float], parents: list[int]) -> None:
+    """Turn per-node values into subtree sums (children have larger indices)."""
+    for i in range(len(values) - 1, 0, -1):
+        values[parents[i]] += values[i]
+
+
+KEEP, DROP, METADATA = 1, 0, 2
+
+
+def _verdict(line: Line, hint: int, title: str, opts: ExtractOptions) -> int:
+    if hint == STRONG_NEGATIVE or line.link_density > opts.max_link_density:
+        return DROP
+    # A short customised line (headline, date/byline line) is metadata, not body text.
+    if line.custom and not line.prose and line.units < opts.metadata_max_units:
+        return METADATA
+    return METADATA if title and line.text == title else KEEP

@@ -1,0 +1,120 @@
+"""Class and id hints: what page authors call their containers.
+
+Words in ``class`` and ``id`` attributes are the cheapest strong signal there is: a
+container named ``comments``, ``related-posts`` or ``sidebar`` is not the article, one
+named ``article-body`` or ``post-content`` probably is. Only generic words are listed
+(never a site's own names). A hint is ignored on a container that holds most of the page's
+prose (``prose`` per node, in text units): wrappers often carry layout words
+(``has-sidebar``, ``penci_sidebar``, ``content-wrap``) that say nothing about the text inside.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scrapy_webclean.segmentation.blockmodel import PageModel
+
+#: Containers that are never main content, whatever they hold.
+STRONG_NEGATIVE_RE = re.compile(
+    r"comment|disqus|respond|replies|reply-|related|recommend|more-stories|read-more|"
+    r"also-read|share|sharing|social|sidebar|side-bar|footer|breadcrumb|newsletter|"
+    r"subscri|cookie|consent|outbrain|taboola|promo|sponsor|advert|adsense|dfp|"
+    r"navbar|menu|nav-|-nav|navigation|masthead|popup|modal|signup|sign-up|login|"
+    r"trending|popular|most-read|mostread|tag-?list|tagcloud|pagination|pager|"
+    r"(?:^|[\s_-])(?:side|rail|col-side|right-col|left-col)(?:$|[\s_-])",
+    re.I,
+)
+#: Containers that rarely hold main content.
+WEAK_NEGATIVE_RE = re.compile(
+    r"\bnav\b|header|meta|widget|banner|toolbar|author|byline|caption|credit|"
+    r"search|hidden|print|rss|button|btn|icon|\bads?\b|ad-|-ad\b|rail",
+    re.I,
+)
+#: Containers that usually hold main content.
+POSITIVE_RE = re.compile(
+    r"article|content|post|entry|story|body|main|text|blog|detail|prose|markdown|"
+    r"rich-?text|news|zhengwen|正文",
+    re.I,
+)
+
+STRONG_NEGATIVE = -2
+WEAK_NEGATIVE = -1
+NEUTRAL = 0
+POSITIVE = 1
+
+#: A hinted container holding more than this share of the page's prose is not judged.
+MAX_HINTED_SHARE = 0.5
+
+_HINTED_TAGS = frozenset(
+    [
+        "div",
+        "section",
+        "article",
+        "aside",
+        "main",
+        "header",
+        "footer",
+        "nav",
+        "ul",
+        "ol",
+        "dl",
+        "table",
+        "td",
+        "form",
+        "span",
+        "p",
+    ]
+)
+
+
+def node_hints(model: PageModel, prose: list[float]) -> list[int]:
+    """Per node: the hint of its nearest hinted ancestor-or-self (one of the constants).
+
+    ``prose[i]`` is the prose (in text units) of node ``i``'s subtree.
+    """
+    n = len(model)
+    total = prose[0] if n else 0.0
+    limit = MAX_HINTED_SHARE * total
+    hints = [NEUTRAL] * n
+    tags, parents, elements = model.tags, model.parents, model.elements
+    for i in range(1, n):
+        inherited = hints[parents[i]]
+        own = NEUTRAL
+        if tags[i] in _HINTED_TAGS and prose[i] <= limit:
+            element = elements[i]
+            words = " ".join(
+                filter(
+                    None,
+                    (
+                        element.get("class"),
+                        element.get("id"),
+                        element.get("role"),
+                        element.get("itemprop"),
+                    ),
+                )
+            )
+            if words:
+                own = _classify(words, tags[i])
+        if own == NEUTRAL and tags[i] in ("nav", "aside", "footer") and prose[i] <= limit:
+            own = STRONG_NEGATIVE
+        # Inside a strong-negative container everything stays negative ("sidebar" holding
+        # "post" widgets); otherwise the nearest hinted container decides.
+        if inherited == STRONG_NEGATIVE or own == NEUTRAL:
+            hints[i] = inherited
+        else:
+            hints[i] = own
+    return hints
+
+
+def _classify(words: str, tag: str) -> int:
+    if STRONG_NEGATIVE_RE.search(words):
+        # "post-comments" is a comment section, "article-related" is related links.
+        return STRONG_NEGATIVE
+    positive = bool(POSITIVE_RE.search(words))
+    if WEAK_NEGATIVE_RE.search(words) and not positive:
+        return WEAK_NEGATIVE
+    if positive:
+        return POSITIVE
+    if tag in ("nav", "aside", "footer"):
+        return STRONG_NEGATIVE
+    return NEUTRAL

@@ -1,0 +1,86 @@
+"""Text lines: the unit the extractor keeps or drops.
+
+A line is a maximal sequence of text runs with no line break between them (a paragraph, a
+heading, a list item, a menu entry). Each line is attached to its *container*: the nearest
+ancestor-or-self of its first run's owner that is not an inline (D-class) element, so that
+``<p>text <a>link</a></p>`` belongs to the ``<p>``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scrapy_webclean.segmentation.blockmodel import PageModel, punctuation_count
+from scrapy_webclean.segmentation.classify import text_units
+from scrapy_webclean.segmentation.tagclasses import TagClass
+
+#: Sentence-ending punctuation: a line with one reads like prose.
+_SENTENCE_END = frozenset("。！？!?.…；;")
+
+
+@dataclass(slots=True)
+class Line:
+    """One line of visible text. Lengths in characters (``chars``) and text units;
+    ``custom`` when the line sits in a customised (C) element, such as the headline."""
+
+    first_run: int
+    end_run: int
+    node: int
+    text: str
+    chars: int
+    anchor_chars: int
+    punct: int
+    units: float
+    custom: bool = False
+
+    @property
+    def link_density(self) -> float:
+        """Anchor chars / chars (0-1)."""
+        return self.anchor_chars / self.chars if self.chars else 0.0
+
+    @property
+    def prose(self) -> bool:
+        """True when the line ends like a sentence or carries sentence punctuation."""
+        stripped = self.text.rstrip("”’\"')）」』] ")
+        return bool(stripped) and stripped[-1] in _SENTENCE_END
+
+
+def build_lines(model: PageModel) -> list[Line]:
+    """Group the page's runs into lines, in reading order."""
+    runs = model.runs
+    classes, parents = model.classes, model.parents
+    lines: list[Line] = []
+    start = 0
+    n = len(runs)
+    for position in range(1, n + 1):
+        if position < n and not runs[position].line_break:
+            continue
+        pieces = [run.text for run in runs[start:position]]
+        text = "".join(pieces).strip()
+        if text:
+            chars = anchor = 0
+            for run in runs[start:position]:
+                length = len(run.text.strip())
+                chars += length
+                if run.anchor:
+                    anchor += length
+            node = runs[start].owner
+            custom = model.custom[node]
+            while node > 0 and classes[node] is TagClass.D:
+                node = parents[node]
+                custom = custom or model.custom[node]
+            lines.append(
+                Line(
+                    start,
+                    position,
+                    node,
+                    text,
+                    chars,
+                    anchor,
+                    punctuation_count(text),
+                    text_units(text),
+                    custom,
+                )
+            )
+        start = position
+    return lines

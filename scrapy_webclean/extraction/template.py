@@ -1,0 +1,156 @@
+"""The per-site template model, learned online (ALGORITHMS.md section 5, generalised).
+
+The paper walks the target page and two other pages of the same site in step and calls
+template whatever text they share. During a crawl we have seen more than two pages of a
+site, so we count instead: each line of a cleaned page leaves a *signature* (a 64-bit hash
+of its text and the tag names of its last few containers) in the site's counter, and a
+line of a later page is template when its signature was seen on enough earlier pages of
+that site. It helps from the second page of a site on.
+
+Why this never removes a page's own article text because a site repeats a short phrase:
+a signature is the whole line, so a phrase inside a paragraph never matches; and a line
+must recur on at least ``min_pages`` earlier pages *and* on ``min_share`` of the site's
+pages, which an article's own paragraphs do not (a mirrored copy on one more URL of the
+same site is still below the bar).
+
+Memory is bounded: at most ``max_sites`` sites (least recently used evicted) and
+``max_keys_per_site`` signatures per site (the rarest pruned first). The counts live behind
+:class:`TemplateStore`, so a disk or Redis store can replace the in-memory one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+from urllib.parse import urlsplit
+
+from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.segmentation.blockmodel import PageModel
+
+#: How many container tag names go into a line's signature.
+PATH_DEPTH = 4
+
+
+class TemplateStore(Protocol):
+    """Where the template model keeps its counts (memory now; disk and Redis later)."""
+
+    def pages(self, site: str) -> int:
+        """Pages of ``site`` learned so far."""
+        ...
+
+    def counts(self, site: str, keys: Sequence[int]) -> list[int]:
+        """For each signature, on how many learned pages of ``site`` it occurred."""
+        ...
+
+    def add_page(self, site: str, keys: Iterable[int]) -> None:
+        """Learn one page of ``site``: its distinct signatures."""
+        ...
+
+
+@dataclass(slots=True)
+class _SiteCounts:
+    pages: int = 0
+    counts: dict[int, int] = field(default_factory=dict)
+
+
+class MemoryTemplateStore:
+    """In-process :class:`TemplateStore`, bounded in sites and signatures per site."""
+
+    def __init__(self, max_sites: int = 512, max_keys_per_site: int = 4096) -> None:
+        self.max_sites = max_sites
+        self.max_keys_per_site = max_keys_per_site
+        self._sites: OrderedDict[str, _SiteCounts] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._sites)
+
+    def pages(self, site: str) -> int:
+        entry = self._sites.get(site)
+        return entry.pages if entry else 0
+
+    def counts(self, site: str, keys: Sequence[int]) -> list[int]:
+        entry = self._sites.get(site)
+        if entry is None:
+            return [0] * len(keys)
+        self._sites.move_to_end(site)
+        get = entry.counts.get
+        return [get(key, 0) for key in keys]
+
+    def add_page(self, site: str, keys: Iterable[int]) -> None:
+        entry = self._sites.get(site)
+        if entry is None:
+            entry = self._sites[site] = _SiteCounts()
+            while len(self._sites) > self.max_sites:
+                self._sites.popitem(last=False)
+        else:
+            self._sites.move_to_end(site)
+        entry.pages += 1
+        counts = entry.counts
+        for key in set(keys):
+            counts[key] = counts.get(key, 0) + 1
+        if len(counts) > self.max_keys_per_site:
+            self._prune(entry)
+
+    def _prune(self, entry: _SiteCounts) -> None:
+        # Keep the most frequent half: template lines are the frequent ones.
+        keep = sorted(entry.counts.items(), key=lambda kv: kv[1], reverse=True)
+        entry.counts = dict(keep[: self.max_keys_per_site // 2])
+
+    def signature_count(self, site: str) -> int:
+        """Signatures stored for ``site`` (for tests and memory reports)."""
+        entry = self._sites.get(site)
+        return len(entry.counts) if entry else 0
+
+
+def site_of(url: str | None) -> str | None:
+    """The site a URL belongs to: its host name, lower-cased, without ``www.``."""
+    if not url:
+        return None
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return None
+    if not host:
+        return None
+    return host[4:] if host.startswith("www.") else host
+
+
+def line_signatures(model: PageModel, lines: Sequence[Line]) -> list[int]:
+    """A 64-bit signature per line: its text and the tags of its last containers."""
+    tags, parents = model.tags, model.parents
+    signatures = []
+    for line in lines:
+        path: list[str] = []
+        node = line.node
+        while node > 0 and len(path) < PATH_DEPTH:
+            path.append(tags[node])
+            node = parents[node]
+        data = (line.text + "\x00" + "/".join(path)).encode("utf-8", "surrogatepass")
+        signatures.append(int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big"))
+    return signatures
+
+
+class TemplateModel:
+    """Learns, per site, which lines recur across pages; flags them on later pages."""
+
+    def __init__(
+        self, store: TemplateStore | None = None, min_pages: int = 2, min_share: float = 0.3
+    ) -> None:
+        self.store: TemplateStore = store if store is not None else MemoryTemplateStore()
+        self.min_pages = min_pages
+        self.min_share = min_share
+
+    def template_flags(self, site: str, signatures: Sequence[int]) -> list[bool]:
+        """True for each line already seen on enough earlier pages of ``site``."""
+        pages = self.store.pages(site)
+        if pages < self.min_pages:
+            return [False] * len(signatures)
+        needed = max(self.min_pages, self.min_share * pages)
+        return [count >= needed for count in self.store.counts(site, signatures)]
+
+    def learn(self, site: str, signatures: Iterable[int]) -> None:
+        """Count one more page of ``site``."""
+        self.store.add_page(site, signatures)
