@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from scrapy_webclean.extraction.hints import POSITIVE, STRONG_NEGATIVE, WEAK_NEGATIVE, node_hints
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.segmentation.tagclasses import TagClass
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,7 @@ class ExtractOptions:
     short_noise_units: float = 50.0
     min_region_score: float = 20.0
     metadata_max_units: float = 40.0
+    sibling_share: float = 0.2
 
 
 @dataclass(slots=True)
@@ -119,21 +121,75 @@ def extract_main(
     for line, score in zip(lines, scores, strict=False):
         subtree[line.node] += score
     _sum_up(subtree, parents)
-    region = max(range(n), key=subtree.__getitem__)
-    if subtree[region] < opts.min_region_score:
+    region, ranges = _choose_region(model, lines, scores, subtree, opts)
+    if not ranges:
         return Extraction(lines, [False] * len(lines), region, scores, [False] * len(lines))
-    end = region + model.node_count[region]
     kept: list[bool] = []
     metadata: list[bool] = []
     for line, is_noisy in zip(lines, noisy, strict=False):
-        verdict = (
-            _verdict(line, hints[line.node], title, opts)
-            if region <= line.node < end and not is_noisy
-            else DROP
-        )
+        inside = any(start <= line.node < end for start, end in ranges)
+        verdict = _verdict(line, hints[line.node], title, opts) if inside and not is_noisy else DROP
         kept.append(verdict == KEEP)
         metadata.append(verdict == METADATA)
     return Extraction(lines, kept, region, scores, metadata)
+
+
+def _choose_region(
+    model: PageModel,
+    lines: list[Line],
+    scores: list[float],
+    subtree: list[float],
+    opts: ExtractOptions,
+) -> tuple[int, list[tuple[int, int]]]:
+    """The main region as node ranges ``[start, end)`` of the pre-order numbering.
+
+    Candidates are the containers that *hold* content lines: a content line adds its score
+    to its holder (the line's own B element, else its parent) and half of it to the
+    holder's parent, and a candidate's score is discounted by its link density. The best
+    candidate is the region, widened by its siblings whose subtree score reaches
+    ``sibling_share`` of it. Holding lines directly is what tells an article body (many
+    paragraphs in one container) from a list of teasers (one description per container),
+    which a plain subtree sum cannot.
+    """
+    n = len(model)
+    classes, parents, node_count = model.classes, model.parents, model.node_count
+    candidate = [0.0] * n
+    for line, score in zip(lines, scores, strict=False):
+        if score <= 0:
+            continue
+        holder = line.node if classes[line.node] is TagClass.B else parents[line.node]
+        if holder < 0:
+            holder = line.node
+        candidate[holder] += score
+        grand = parents[holder]
+        if grand >= 0:
+            candidate[grand] += score / 2
+    best, best_score = 0, 0.0
+    for i in range(n):
+        value = candidate[i]
+        if value > best_score:
+            value *= 1.0 - model.link_density(i)
+            if value > best_score:
+                best, best_score = i, value
+    # The node with the best subtree sum: the region, when it holds the best candidate
+    # (service pages, documentation: content spread over many sections).
+    top = max(range(n), key=subtree.__getitem__)
+    if subtree[top] < opts.min_region_score:
+        return top, []
+    if top <= best < top + node_count[top] or best_score < opts.min_region_score:
+        return top, [(top, top + node_count[top])]
+    # Otherwise the best sum came from elsewhere (a long list of teasers beside the
+    # article): the article's holder wins, with its sibling sections.
+    ranges = [(best, best + node_count[best])]
+    parent = parents[best]
+    if parent >= 0:
+        threshold = max(opts.min_region_score, opts.sibling_share * best_score)
+        child, stop = parent + 1, parent + node_count[parent]
+        while child < stop:
+            if child != best and subtree[child] >= threshold:
+                ranges.append((child, child + node_count[child]))
+            child += node_count[child]
+    return best, ranges
 
 
 def _sum_up(values: list[float], parents: list[int]) -> None:
