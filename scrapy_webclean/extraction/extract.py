@@ -39,6 +39,7 @@ class ExtractOptions:
     min_region_score: float = 20.0
     metadata_max_units: float = 40.0
     sibling_share: float = 0.2
+    outer_share: float = 0.1
 
 
 @dataclass(slots=True)
@@ -176,8 +177,10 @@ def _choose_region(
     top = max(range(n), key=subtree.__getitem__)
     if subtree[top] < opts.min_region_score:
         return top, []
-    if top <= best < top + node_count[top] or best_score < opts.min_region_score:
+    if best_score < opts.min_region_score:
         return top, [(top, top + node_count[top])]
+    if top <= best < top + node_count[top]:
+        return top, _widen(best, top, subtree, node_count, parents, opts.outer_share * best_score)
     # Otherwise the best sum came from elsewhere (a long list of teasers beside the
     # article): the article's holder wins, with its sibling sections.
     ranges = [(best, best + node_count[best])]
@@ -190,6 +193,30 @@ def _choose_region(
                 ranges.append((child, child + node_count[child]))
             child += node_count[child]
     return best, ranges
+
+
+def _widen(
+    core: int,
+    top: int,
+    subtree: list[float],
+    node_count: list[int],
+    parents: list[int],
+    threshold: float,
+) -> list[tuple[int, int]]:
+    """From ``core`` up to ``top``, add at every level the sibling subtrees whose score
+    reaches ``threshold``: sections of a long page stay, a ticker or a teaser strip that
+    only shares a wrapper with the article does not."""
+    ranges = [(core, core + node_count[core])]
+    node = core
+    while node != top:
+        parent = parents[node]
+        child, stop = parent + 1, parent + node_count[parent]
+        while child < stop:
+            if child != node and subtree[child] >= threshold:
+                ranges.append((child, child + node_count[child]))
+            child += node_count[child]
+        node = parent
+    return ranges
 
 
 def _sum_up(values: list[float], parents: list[int]) -> None:
