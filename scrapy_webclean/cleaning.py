@@ -57,7 +57,8 @@ def _classifier(options: ClassifierOptions) -> QuarkClassifier:
 
 @lru_cache(maxsize=16)
 def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(p) for p in patterns)
+    # One alternation: a single search per text run instead of one per pattern.
+    return (re.compile("|".join(f"(?:{p})" for p in patterns)),) if patterns else ()
 
 
 def clean_html(

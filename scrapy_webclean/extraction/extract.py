@@ -15,13 +15,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scrapy_webclean.extraction.hints import POSITIVE, STRONG_NEGATIVE, WEAK_NEGATIVE, node_hints
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.segmentation.classify import NoiseWords
 from scrapy_webclean.segmentation.tagclasses import TagClass
 
 
@@ -86,7 +86,7 @@ def line_score(line: Line, hint: int, noisy: bool, opts: ExtractOptions) -> floa
 def extract_main(
     model: PageModel,
     lines: list[Line],
-    noise_re: re.Pattern[str],
+    noise_re: NoiseWords,
     title: str = "",
     options: ExtractOptions | None = None,
     template_flags: Sequence[bool] | None = None,
@@ -107,10 +107,7 @@ def extract_main(
             prose[line.node] += line.units
     _sum_up(prose, parents)
     hints = node_hints(model, prose)
-    noisy = [
-        line.units < opts.short_noise_units and noise_re.search(line.text) is not None
-        for line in lines
-    ]
+    noisy = [line.units < opts.short_noise_units and noise_re.search(line.text) for line in lines]
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]
     scores = [

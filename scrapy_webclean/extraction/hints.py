@@ -11,6 +11,7 @@ prose (``prose`` per node, in text units): wrappers often carry layout words
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from scrapy_webclean.segmentation.blockmodel import PageModel
 
@@ -106,6 +107,7 @@ def node_hints(model: PageModel, prose: list[float]) -> list[int]:
     return hints
 
 
+@lru_cache(maxsize=4096)
 def _classify(words: str, tag: str) -> int:
     if STRONG_NEGATIVE_RE.search(words):
         # "post-comments" is a comment section, "article-related" is related links.

@@ -25,6 +25,7 @@ from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS, TagClass, tag_cl
 _WS_RE = re.compile(r"\s+")
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _INT_RE = re.compile(r"\d+")
+_DIGIT_RE = re.compile(r"\d")
 
 #: Characters counted as punctuation (Chinese full-width and ASCII), for the Quark features.
 PUNCTUATION = "，。、；：？！“”‘’（）《》〈〉【】「」『』…—～·,.;:?!\"'()[]{}<>-–—…"
@@ -41,6 +42,10 @@ DEFAULT_CUSTOM_PATTERNS: tuple[str, ...] = (
     r"(?:19|20)\d\d\s*[-/.年]\s*[01]?\d\s*[-/.月]\s*[0-3]?\d",
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+[0-3]?\d,?\s+(?:19|20)\d\d\b",
     r"\b[0-3]?\d\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+(?:19|20)\d\d\b",
+)
+
+_DATE_PATTERN_SOURCES = frozenset(
+    (*DEFAULT_CUSTOM_PATTERNS, "|".join(f"(?:{p})" for p in DEFAULT_CUSTOM_PATTERNS))
 )
 
 #: A pattern-matched line longer than this (chars) is body text, not a byline.
@@ -156,7 +161,7 @@ def _image_src(el: etree._Element) -> str | None:
 
 def _absolute(base: str | None, href: str) -> str:
     href = href.strip()
-    if base is None:
+    if base is None or href.startswith(("http://", "https://")):
         return href
     try:
         return urljoin(base, href)
@@ -355,8 +360,12 @@ def _mark_custom_patterns(model: PageModel, patterns: Iterable[str | re.Pattern[
     if not compiled:
         return
     classes, parents, text_len = model.classes, model.parents, model.text_len
+    # Every default pattern is a date: no digit, no match (a cheap first test).
+    digits_needed = all(p.pattern in _DATE_PATTERN_SOURCES for p in compiled)
     for run in model.runs:
         if len(run.text) > CUSTOM_PATTERN_MAX_CHARS + 2:
+            continue
+        if digits_needed and not _DIGIT_RE.search(run.text):
             continue
         if not any(p.search(run.text) for p in compiled):
             continue

@@ -72,3 +72,36 @@ def content_tokens(text: str, stop: Iterable[str] | None = None) -> list[str]:
         for t in tokenize(text)
         if t not in stopset and not (len(t) == 1 and t.isascii()) and not t.isdigit()
     ]
+
+
+def overlap_tokens(text: str, stop: Iterable[str] | None = None) -> list[str]:
+    """Cheap tokens for overlap measures: character bigrams of CJK runs, words elsewhere.
+
+    Used where only "how much do two texts share" matters (block similarity): bigrams of
+    Chinese text overlap about as words do, at a fraction of jieba's cost (jieba runs at
+    ~150k characters/s here). Stop words and single Latin letters or digits are dropped.
+    """
+    stopset = all_stopwords() if stop is None else frozenset(stop)
+    tokens: list[str] = []
+    position = 0
+    for match in _CJK_RUN_RE.finditer(text):
+        if match.start() > position:
+            tokens.extend(_latin_words(text, position, match.start(), stopset))
+        run = match.group()
+        if len(run) == 1:
+            tokens.append(run)
+        else:
+            tokens.extend(run[i : i + 2] for i in range(len(run) - 1))
+        position = match.end()
+    if position < len(text):
+        tokens.extend(_latin_words(text, position, len(text), stopset))
+    return tokens
+
+
+def _latin_words(text: str, start: int, end: int, stopset: frozenset[str]) -> list[str]:
+    words = (w.lower() for w in _WORD_RE.findall(text, start, end))
+    return [
+        w
+        for w in words
+        if w not in stopset and not (len(w) == 1 and w.isascii()) and not w.isdigit()
+    ]
