@@ -161,7 +161,13 @@ def _clean(
     text = extraction.text
     lang = guess_language(text or " ".join(texts)[:4000])
     return CleanResult(
-        url=url, title=title, text=text, lang=lang, encoding=page.decoded.encoding, blocks=blocks
+        url=url,
+        title=title,
+        text=text,
+        lang=lang,
+        encoding=page.decoded.encoding,
+        blocks=blocks,
+        page_type=extraction.page_type,
     )
 
 

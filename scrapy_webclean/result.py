@@ -64,7 +64,9 @@ class CleanResult:
 
     ``text`` is the main content as plain text, paragraphs separated by newlines (the title
     is in ``title``, not repeated in ``text``); ``lang`` is an ISO 639-1 code or "und";
-    ``encoding`` is the codec the page was decoded with.
+    ``encoding`` is the codec the page was decoded with; ``page_type`` is "article" (one
+    main text), "listing" (a hub, list or collection page: its items are the text) or
+    "other" (no main content found).
     """
 
     url: str | None
@@ -73,6 +75,7 @@ class CleanResult:
     lang: str
     encoding: str
     blocks: list[Block] = field(default_factory=list)
+    page_type: str = "article"
 
     def links_by_label(self) -> dict[str, list[Link]]:
         """Links grouped by the label of the block they sit in."""
@@ -96,6 +99,7 @@ class CleanResult:
             "text": self.text,
             "lang": self.lang,
             "encoding": self.encoding,
+            "page_type": self.page_type,
             "links": {k: [asdict(v) for v in vs] for k, vs in self.links_by_label().items()},
             "images": {k: [asdict(v) for v in vs] for k, vs in self.images_by_label().items()},
         }

@@ -124,12 +124,20 @@ def test_overlap_and_units() -> None:
     assert text_units("abcdef") == 2
 
 
-def test_hub_page_has_no_main_text() -> None:
+def test_hub_page_is_a_listing_whose_items_are_the_text() -> None:
     items = "".join(
         f'<li><a href="/p/{i}">Story number {i} about the harbour and the city</a></li>'
         for i in range(30)
     )
-    html = f"<html><body><div class='list'><ul>{items}</ul></div></body></html>"
+    menu = "".join(f'<li><a href="/c/{i}">Menu {i}</a></li>' for i in range(8))
+    html = f"<html><body><nav><ul>{menu}</ul></nav><div class='list'><ul>{items}</ul></div></body></html>"
     result = clean_html(html)
-    assert result.text == ""
-    assert all(b.label is not BlockLabel.CONTENT for b in result.blocks)
+    assert result.page_type == "listing"
+    lines = result.text.split("\n")
+    assert len(lines) == 30 and lines[0] == "Story number 0 about the harbour and the city"
+    assert "Menu" not in result.text
+
+
+def test_page_without_content_is_other() -> None:
+    result = clean_html("<html><body><ul><li><a href='/'>Home</a></li></ul></body></html>")
+    assert (result.text, result.page_type) == ("", "other")

@@ -40,6 +40,10 @@ class ExtractOptions:
     metadata_max_units: float = 40.0
     sibling_share: float = 0.2
     outer_share: float = 0.1
+    listing_factor: float = 3.0
+    article_min_prose_units: float = 100.0
+    min_list_items: int = 5
+    min_item_title_units: float = 4.0
 
 
 @dataclass(slots=True)
@@ -52,6 +56,7 @@ class Extraction:
     region: int
     scores: list[float]
     metadata: list[bool]
+    page_type: str = "article"
 
     @property
     def text(self) -> str:
@@ -119,17 +124,37 @@ def extract_main(
     for line, score in zip(lines, scores, strict=False):
         subtree[line.node] += score
     _sum_up(subtree, parents)
-    region, ranges = _choose_region(model, lines, scores, subtree, opts)
+    region, ranges, holder_score = _choose_region(model, lines, scores, subtree, opts)
+    page_type = "article"
+    list_node, list_units = _best_list(model, lines, hints, opts)
+    if (
+        list_node >= 0
+        and holder_score < opts.article_min_prose_units
+        and list_units >= opts.listing_factor * holder_score
+    ):
+        # More text sits in one list of title-like items than in the best prose region:
+        # a listing, hub or collection page. Its items are the content.
+        region, ranges, page_type = (
+            list_node,
+            [(list_node, list_node + model.node_count[list_node])],
+            "listing",
+        )
     if not ranges:
-        return Extraction(lines, [False] * len(lines), region, scores, [False] * len(lines))
+        return Extraction(
+            lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
+        )
     kept: list[bool] = []
     metadata: list[bool] = []
     for line, is_noisy in zip(lines, noisy, strict=False):
         inside = any(start <= line.node < end for start, end in ranges)
-        verdict = _verdict(line, hints[line.node], title, opts) if inside and not is_noisy else DROP
+        verdict = (
+            _verdict(line, hints[line.node], title, opts, page_type == "listing")
+            if inside and not is_noisy
+            else DROP
+        )
         kept.append(verdict == KEEP)
         metadata.append(verdict == METADATA)
-    return Extraction(lines, kept, region, scores, metadata)
+    return Extraction(lines, kept, region, scores, metadata, page_type)
 
 
 def _choose_region(
@@ -138,8 +163,9 @@ def _choose_region(
     scores: list[float],
     subtree: list[float],
     opts: ExtractOptions,
-) -> tuple[int, list[tuple[int, int]]]:
-    """The main region as node ranges ``[start, end)`` of the pre-order numbering.
+) -> tuple[int, list[tuple[int, int]], float]:
+    """The main region as node ranges ``[start, end)`` of the pre-order numbering, and the
+    score of the best paragraph holder (how concentrated the page's prose is).
 
     Candidates are the containers that *hold* content lines: a content line adds its score
     to its holder (the line's own B element, else its parent) and half of it to the
@@ -173,11 +199,12 @@ def _choose_region(
     # (service pages, documentation: content spread over many sections).
     top = max(range(n), key=subtree.__getitem__)
     if subtree[top] < opts.min_region_score:
-        return top, []
+        return top, [], best_score
     if best_score < opts.min_region_score:
-        return top, [(top, top + node_count[top])]
+        return top, [(top, top + node_count[top])], best_score
     if top <= best < top + node_count[top]:
-        return top, _widen(best, top, subtree, node_count, parents, opts.outer_share * best_score)
+        threshold = opts.outer_share * best_score
+        return top, _widen(best, top, subtree, node_count, parents, threshold), best_score
     # Otherwise the best sum came from elsewhere (a long list of teasers beside the
     # article): the article's holder wins, with its sibling sections.
     ranges = [(best, best + node_count[best])]
@@ -189,7 +216,7 @@ def _choose_region(
             if child != best and subtree[child] >= threshold:
                 ranges.append((child, child + node_count[child]))
             child += node_count[child]
-    return best, ranges
+    return best, ranges, best_score
 
 
 def _widen(
@@ -216,6 +243,49 @@ def _widen(
     return ranges
 
 
+def _best_list(
+    model: PageModel, lines: list[Line], hints: list[int], opts: ExtractOptions
+) -> tuple[int, float]:
+    """The container of the largest list of title-like linked items, and its text units.
+
+    Items are the children of one node that share a tag and first class name (``li``,
+    ``div.card``, ``article.post``); an item counts when it holds a link and its anchor
+    text averages at least ``min_item_title_units`` per link (titles, not menu entries).
+    Lists inside strong-negative containers (navigation, sidebars, related links) are not
+    candidates. Returns ``(-1, 0.0)`` when no node has ``min_list_items`` such items.
+    """
+    chars = sum(line.chars for line in lines)
+    if not chars:
+        return -1, 0.0
+    units_per_char = sum(line.units for line in lines) / chars
+    min_anchor_chars = opts.min_item_title_units / units_per_char
+    tags, elements, node_count = model.tags, model.elements, model.node_count
+    text_len, anchor_len, link_count = model.text_len, model.anchor_len, model.link_count
+    visible = model.visible
+    best, best_units = -1, 0.0
+    for parent in range(1, len(model)):
+        count = node_count[parent]
+        if count < opts.min_list_items + 1 or not visible[parent] or not link_count[parent]:
+            continue
+        if hints[parent] == STRONG_NEGATIVE:  # menus, sidebars, related-link strips
+            continue
+        groups: dict[tuple[str, str], list[int]] = {}
+        child, stop = parent + 1, parent + count
+        while child < stop:
+            links = link_count[child]
+            if links and anchor_len[child] >= min_anchor_chars * links:
+                classes = (elements[child].get("class") or "").split()
+                key = (tags[child], classes[0] if classes else "")
+                groups.setdefault(key, []).append(text_len[child])
+            child += node_count[child]
+        for sizes in groups.values():
+            if len(sizes) >= opts.min_list_items:
+                units = sum(sizes) * units_per_char
+                if units > best_units:
+                    best, best_units = parent, units
+    return best, best_units
+
+
 def _sum_up(values: list[float], parents: list[int]) -> None:
     """Turn per-node values into subtree sums (children have larger indices)."""
     for i in range(len(values) - 1, 0, -1):
@@ -225,8 +295,12 @@ def _sum_up(values: list[float], parents: list[int]) -> None:
 KEEP, DROP, METADATA = 1, 0, 2
 
 
-def _verdict(line: Line, hint: int, title: str, opts: ExtractOptions) -> int:
-    if hint == STRONG_NEGATIVE or line.link_density > opts.max_link_density:
+def _verdict(line: Line, hint: int, title: str, opts: ExtractOptions, listing: bool) -> int:
+    if hint == STRONG_NEGATIVE:
+        return DROP
+    if line.link_density > opts.max_link_density and not (
+        listing and line.units >= opts.min_item_title_units
+    ):
         return DROP
     # A short customised line (headline, date/byline line) is metadata, not body text.
     if line.custom and not line.prose and line.units < opts.metadata_max_units:

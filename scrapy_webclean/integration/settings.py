@@ -56,6 +56,7 @@ SETTINGS: tuple[Setting, ...] = (
             "text": "text",
             "lang": "lang",
             "encoding": "encoding",
+            "page_type": "page_type",
             "links": "links",
             "images": "images",
             "blocks": "blocks",
