@@ -44,7 +44,9 @@ dictionaries, caches); ``ours`` warms up on a throw-away Cleaner. An exception c
 error and an empty prediction.
 
 Scoring (``benchmarks/metrics.py``): token F1 (4-token shingles) and character F1 (LCS),
-per-page P and R averaged over pages, F1 = harmonic mean of the averages. Pages whose
+per-page P and R averaged over pages, F1 = harmonic mean of the averages. As in the
+scrapinghub benchmark's script, a page where an extractor returns nothing has no precision
+(left out of the P average) and recall 0; the tables count such pages ("empty"). Pages whose
 ground truth is empty are run and timed but left out of the scores (reported). The
 headline metric is token F1 on English sets and character F1 on Chinese sets.
 """
@@ -488,6 +490,7 @@ class PageResult:
     extractor: str
     ms: float
     chars: int
+    empty: bool
     error: str | None
     token: PRF | None
     char: PRF | None
@@ -522,7 +525,11 @@ def run_extractor(
         if page.truth is not None and page.truth.strip():
             token = token_f1(out.text, page.truth)
             char = char_f1(out.text, page.truth)
-        results.append(PageResult(page, name, out.ms, len(out.text), out.error, token, char))
+        results.append(
+            PageResult(
+                page, name, out.ms, len(out.text), not out.text.strip(), out.error, token, char
+            )
+        )
     errors = sum(1 for r in results if r.error)
     cpu = sum(r.ms for r in results) / 1000
     log(
@@ -545,6 +552,7 @@ class Summary:
     p95_ms: float
     max_ms: float
     errors: int
+    empty: int
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -557,6 +565,7 @@ class Summary:
             "p95_ms": self.p95_ms,
             "max_ms": self.max_ms,
             "errors": self.errors,
+            "empty_outputs": self.empty,
         }
 
 
@@ -575,14 +584,15 @@ def summarize(name: str, results: Iterable[PageResult]) -> Summary:
         p95_ms=_percentile(times, 0.95),
         max_ms=max(times) if times else 0.0,
         errors=sum(1 for r in items if r.error),
+        empty=sum(1 for r in items if r.empty),
     )
 
 
 # --------------------------------------------------------------------------- reporting
 
 
-def _f(x: float) -> str:
-    return f"{x:.3f}"
+def _f(x: float | None) -> str:
+    return "–" if x is None else f"{x:.3f}"
 
 
 def _ms(x: float) -> str:
@@ -607,7 +617,8 @@ def set_report(
         f"{len(dataset.pages)} pages, {scored} scored. Headline metric: **{headline} F1** "
         f"({'English' if dataset.language == 'en' else 'Chinese'} set). "
         f"ΔF1 = ours − this extractor on the headline metric; ms ÷ ours = this extractor's "
-        "median CPU ms divided by ours."
+        "median CPU ms divided by ours; empty = pages with no text extracted (errors "
+        "included): left out of the P average, recall 0."
     )
     out.append("")
     header = [
@@ -623,6 +634,7 @@ def set_report(
         "p95 ms",
         "max ms",
         "errors",
+        "empty",
         f"ΔF1 ({headline})",
         "ms ÷ ours",
     ]
@@ -647,6 +659,7 @@ def set_report(
                 _ms(s.p95_ms),
                 _ms(s.max_ms),
                 str(s.errors),
+                str(s.empty),
                 delta,
                 ratio,
             ]
@@ -732,31 +745,53 @@ def template_report(dataset: Dataset, results: dict[str, list[PageResult]]) -> t
     out.append("")
     per_page = {n: [(r.chars, r.ms) for r in results[n]] for n in names}
     n_pages = len(dataset.pages)
-    groups = [("page 1", 0, 1), ("page 2", 1, 2), ("pages 3–10", 2, 10), ("pages 11+", 10, n_pages)]
+    bounds = [(0, 1), (1, 2), (2, 10), (10, 25), (25, 50), (50, n_pages)]
+    both = len(names) == 2
     header = ["pages"]
     for n in names:
         header += [f"{n} median chars", f"{n} median ms"]
+    if both:
+        header += ["pages where ours is shorter", "chars ours drops (sum)"]
     rows = []
-    for label, lo, hi in groups:
-        if lo >= n_pages:
+    for lo, hi in bounds:
+        hi = min(hi, n_pages)
+        if lo >= hi:
             continue
-        row = [label]
+        row = [f"{lo + 1}" if hi == lo + 1 else f"{lo + 1}–{hi}"]
         for n in names:
             chunk = per_page[n][lo:hi]
             row += [
                 f"{statistics.median(c for c, _ in chunk):.0f}",
                 _ms(statistics.median(m for _, m in chunk)),
             ]
+        if both:
+            pairs = list(
+                zip(per_page["ours"][lo:hi], per_page["ours-stateless"][lo:hi], strict=True)
+            )
+            row += [
+                str(sum(1 for a, b in pairs if a[0] < b[0])),
+                str(sum(b[0] - a[0] for a, b in pairs)),
+            ]
         rows.append(row)
     out.append(_table(header, rows))
     out.append("")
-    if stateful and len(names) == 2:
-        diff = sum(
-            1
-            for a, b in zip(per_page["ours"], per_page["ours-stateless"], strict=True)
+    if stateful and both:
+        differ = [
+            i
+            for i, (a, b) in enumerate(
+                zip(per_page["ours"], per_page["ours-stateless"], strict=True)
+            )
             if a[0] != b[0]
+        ]
+        first = (
+            f"the first is page {differ[0] + 1} (id {dataset.pages[differ[0]].id})"
+            if differ
+            else "none"
         )
-        out.append(f"Pages where ours and ours-stateless extract different lengths: {diff}.")
+        out.append(
+            f"Pages where the Cleaner's text differs in length from clean_html's: "
+            f"{len(differ)} of {n_pages}; {first}."
+        )
         out.append("")
     for note in dataset.notes:
         out.append(f"Note: {note}.")
@@ -799,8 +834,28 @@ def _per_page_record(r: PageResult) -> dict[str, Any]:
     return rec
 
 
+def _git_state() -> str:
+    """HEAD of the repository this script lives in, and whether the package has local edits."""
+    import subprocess
+
+    repo = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "scrapy_webclean"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return f"{head}{' + uncommitted changes in scrapy_webclean/' if dirty else ''}" or "unknown"
+
+
 def _versions() -> dict[str, str]:
-    found = {"python": platform.python_version()}
+    found = {"python": platform.python_version(), "scrapy_webclean git": _git_state()}
     for dist in ("scrapy-webclean", "trafilatura", "readability-lxml", "justext", "gne", "lxml"):
         try:
             found[dist] = metadata.version(dist)

@@ -15,15 +15,19 @@ ground-truth text, and one way to average them over pages:
 * :func:`average` -- per-page precision and recall are averaged over pages, and F1 is the
   harmonic mean of the two averages (not the mean of per-page F1s).
 
-Edge cases, the same for both metrics:
+Edge cases, the same for both metrics, chosen as in the scrapinghub benchmark's
+``evaluate.py`` so that its published figures stay comparable:
 
-* prediction and truth both empty: P = R = F1 = 1 (nothing to find, nothing wrongly found);
-* prediction empty, truth not: P = R = F1 = 0 (an extractor that returns nothing, or
-  fails, gets no credit for "precision");
-* truth empty, prediction not: P = 0, R = 1, F1 = 0. Benchmarks should rather leave such
-  pages out of the scores and say so;
+* an empty prediction has no precision (``None``): it is left out of the precision average
+  and counts 0 in the recall average. An extractor that returns nothing (or fails) on a
+  page therefore loses recall only; benchmarks should show how often that happens;
+* an empty truth has no recall (``None``), and a non-empty prediction on it has precision 0.
+  Benchmarks should rather leave such pages out of the scores and say so;
+* both empty: no precision and no recall, per-page F1 = 1;
+* the per-page F1 is 0 when either side is undefined (empty prediction or empty truth);
 * shingles: when either text has fewer than 4 tokens, both texts are shingled with
   n = the smaller token count (down to unigrams), so a 2-word truth can still be matched.
+  (The scrapinghub script makes a single short shingle of the short text instead.)
 
 All functions are pure and depend on the standard library only.
 """
@@ -55,10 +59,14 @@ _WHITESPACE_RE = re.compile(r"\s+")
 
 
 class PRF(NamedTuple):
-    """Precision, recall and F1, each in [0, 1]."""
+    """Precision, recall and F1, each in [0, 1].
 
-    precision: float
-    recall: float
+    For one page, ``precision`` is None when the prediction is empty and ``recall`` is None
+    when the truth is empty (see the module docstring); averages are always numbers.
+    """
+
+    precision: float | None
+    recall: float | None
     f1: float
 
 
@@ -71,13 +79,11 @@ def harmonic_mean(precision: float, recall: float) -> float:
 def _from_counts(matched: int, predicted: int, truth: int) -> PRF:
     """P, R, F1 from a match count and the sizes of both sides, with the edge cases above."""
     if predicted == 0 and truth == 0:
-        return PRF(1.0, 1.0, 1.0)
-    if predicted == 0:
-        return PRF(0.0, 0.0, 0.0)
-    if truth == 0:
-        return PRF(0.0, 1.0, 0.0)
-    precision = matched / predicted
-    recall = matched / truth
+        return PRF(None, None, 1.0)
+    precision = matched / predicted if predicted else None
+    recall = matched / truth if truth else None
+    if precision is None or recall is None:
+        return PRF(precision, recall, 0.0)
     return PRF(precision, recall, harmonic_mean(precision, recall))
 
 
@@ -171,11 +177,16 @@ def char_f1(prediction: str, truth: str) -> PRF:
 def average(scores: Iterable[PRF]) -> PRF:
     """Average per-page scores: mean precision, mean recall, F1 = their harmonic mean.
 
-    An empty input gives ``PRF(0.0, 0.0, 0.0)``.
+    Precision is averaged over the pages that have one (non-empty prediction), recall over
+    the pages that have one (non-empty truth). No pages give ``PRF(0.0, 0.0, 0.0)``.
     """
-    items = list(scores)
-    if not items:
-        return PRF(0.0, 0.0, 0.0)
-    precision = sum(s.precision for s in items) / len(items)
-    recall = sum(s.recall for s in items) / len(items)
+    precisions = []
+    recalls = []
+    for s in scores:
+        if s.precision is not None:
+            precisions.append(s.precision)
+        if s.recall is not None:
+            recalls.append(s.recall)
+    precision = sum(precisions) / len(precisions) if precisions else 0.0
+    recall = sum(recalls) / len(recalls) if recalls else 0.0
     return PRF(precision, recall, harmonic_mean(precision, recall))

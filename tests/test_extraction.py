@@ -101,3 +101,55 @@ def test_cleaner_learns_a_sites_template_from_the_second_page_on() -> None:
         if number >= 2:
             assert not [t for t in templates if t in text], info["url"]
     assert cleaner.template_model.store.pages(host) == len(pages)
+
+
+def test_link_density_segmentation_splits_where_density_changes() -> None:
+    from scrapy_webclean.html.loader import parse_html
+    from scrapy_webclean.segmentation.blockmodel import build_page_model
+    from scrapy_webclean.segmentation.linkdensity import (
+        link_density_blocks,
+        neighbour_similarity,
+    )
+
+    assert neighbour_similarity(0.0, 0.0) == 1.0
+    assert neighbour_similarity(0.2, 0.8) == 0.25
+    html = page(
+        '<div id="nav">'
+        + "".join(f'<a href="/{i}">Section {i}</a> ' for i in range(5))
+        + f'</div><div id="story"><p>{PROSE}</p><p>{PROSE}</p></div>'
+    )
+    root, _ = parse_html(html)
+    model = build_page_model(root)
+    blocks = link_density_blocks(model)
+    ids = [model.elements[b.node].get("id") for b in blocks]
+    assert ids == ["nav", "story"]
+    assert blocks[0].density == 1.0 and blocks[1].density == 0.0
+
+
+def test_in_page_tfidf_cosine_pruning() -> None:
+    from scrapy_webclean.extraction.tfidf import prune_scores
+
+    texts = [
+        "harbour council library annex vote harbour library building council",
+        "library annex opening harbour council",
+        "subscribe newsletter deals",
+    ]
+    main, cosines = prune_scores(texts)
+    assert main == 0 and cosines[0] == 1.0
+    assert cosines[1] > 0.3 > cosines[2] == 0.0
+
+
+def test_path_similarity_and_threshold() -> None:
+    from scrapy_webclean.extraction.paths import path_similarity, path_threshold
+
+    a = ["html", "body", "div", "p"]
+    assert path_similarity(a, a) == 1 - 0.5**4
+    assert path_similarity(a, ["html", "body", "div", "ul"]) == 1 - 0.5**3
+    assert path_similarity(a, ["html", "body", "aside", "p"]) == 0.5 + 0.25 + 0.0625
+    assert path_threshold(4) == 0.75  # a common grandparent of a depth-4 leaf
+
+
+def test_page_types() -> None:
+    assert (
+        clean_html(page(f"<article><p>{PROSE}</p><p>{PROSE}</p></article>")).page_type == "article"
+    )
