@@ -382,4 +382,6 @@ def _verdict(line: Line, hint: int, title: str, opts: ExtractOptions, listing: b
     # A short customised line (headline, date/byline line) is metadata, not body text.
     if line.custom and not line.prose and line.units < opts.metadata_max_units:
         return METADATA
-    return METADATA if title and line.text == title else KEEP
+    if title and line.text == title:
+        return METADATA
+    return KEEP

@@ -22,12 +22,13 @@ STRONG_NEGATIVE_RE = re.compile(
     r"subscri|cookie|consent|outbrain|taboola|promo|sponsor|advert|adsense|dfp|"
     r"navbar|menu|nav-|-nav|navigation|masthead|popup|modal|signup|sign-up|login|"
     r"trending|popular|most-read|mostread|tag-?list|tagcloud|pagination|pager|"
+    r"caption|credit|"
     r"(?:^|[\s_-])(?:side|rail|col-side|right-col|left-col)(?:$|[\s_-])",
     re.I,
 )
 #: Containers that rarely hold main content.
 WEAK_NEGATIVE_RE = re.compile(
-    r"\bnav\b|header|meta|widget|banner|toolbar|author|byline|caption|credit|"
+    r"\bnav\b|header|meta|widget|banner|toolbar|author|byline|"
     r"search|hidden|print|rss|button|btn|icon|\bads?\b|ad-|-ad\b|rail",
     re.I,
 )
@@ -45,6 +46,10 @@ POSITIVE = 1
 
 #: A hinted container holding more than this share of the page's prose is not judged.
 MAX_HINTED_SHARE = 0.5
+
+#: Elements that are never main text by their tag alone: figure captions are image
+#: descriptions (ground truths of the extraction benchmarks leave them out).
+_NEGATIVE_TAGS = frozenset(("nav", "aside", "footer", "figcaption"))
 
 _HINTED_TAGS = frozenset(
     [
@@ -96,7 +101,7 @@ def node_hints(model: PageModel, prose: list[float]) -> list[int]:
             )
             if words:
                 own = _classify(words, tags[i])
-        if own == NEUTRAL and tags[i] in ("nav", "aside", "footer") and prose[i] <= limit:
+        if own == NEUTRAL and tags[i] in _NEGATIVE_TAGS and prose[i] <= limit:
             own = STRONG_NEGATIVE
         # Inside a strong-negative container everything stays negative ("sidebar" holding
         # "post" widgets); otherwise the nearest hinted container decides.
