@@ -6,10 +6,11 @@ when enough text or L tags gathered under them. L (layout) tags are counted and 
 D (display) and A (affiliated) tags only pass their text up. C (customised) is not a class
 of its own: it is a mark set on nodes by user tags or patterns (see ``blockmodel``).
 
-Deviations from the thesis, on purpose: NOSCRIPT is S, not B (browsers with scripts show
-nothing of it, and what it holds is almost always a tracking pixel or a "turn on
-JavaScript" notice); TEMPLATE, SVG, CANVAS, MATH are S (no readable text); the HTML5
-sectioning tags are B; unknown tags (custom elements) are D.
+NOSCRIPT is B, as in the thesis: a crawler runs no scripts, so it sees what a browser
+without JavaScript shows, and script-rendered sites (Discourse forums, for one) put the
+whole readable page there; the usual "turn on JavaScript" notice is a short noise line.
+Deviations from the thesis, on purpose: TEMPLATE, SVG, CANVAS, MATH are S (no readable
+text); the HTML5 sectioning tags are B; unknown tags (custom elements) are D.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ _S_TAGS = [
     "frameset",
     "frame",
     "iframe",
-    "noscript",
     "template",
     "svg",
     "canvas",
@@ -62,6 +62,7 @@ _B_TAGS = [
     "nav",
     "header",
     "footer",
+    "noscript",
 ]
 _L_TAGS = [
     "p",
