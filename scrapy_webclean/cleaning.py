@@ -124,7 +124,7 @@ def _clean(
         signatures = line_signatures(model, lines)
         template_flags = template_model.template_flags(site, signatures)
     extraction = extract_main(
-        model, lines, classifier.noise_re, title, opts.extract, template_flags
+        model, lines, classifier.noise_re, title, opts.extract, template_flags, url
     )
     if template_model is not None and site is not None:
         template_model.learn(site, signatures)

@@ -65,8 +65,8 @@ class CleanResult:
     ``text`` is the main content as plain text, paragraphs separated by newlines (the title
     is in ``title``, not repeated in ``text``); ``lang`` is an ISO 639-1 code or "und";
     ``encoding`` is the codec the page was decoded with; ``page_type`` is "article" (one
-    main text), "listing" (a hub, list or collection page: its items are the text) or
-    "other" (no main content found).
+    main text), "forum" (a thread: posts with their authors and dates), "listing" (a hub,
+    list or collection page: its items are the text) or "other" (no main content).
     """
 
     url: str | None

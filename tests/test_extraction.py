@@ -153,3 +153,17 @@ def test_page_types() -> None:
     assert (
         clean_html(page(f"<article><p>{PROSE}</p><p>{PROSE}</p></article>")).page_type == "article"
     )
+
+
+def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
+    posts = "".join(
+        f'<div class="reply"><div class="author">user{i} · 2026-03-0{i + 1}</div>'
+        f"<p>{PROSE} Reply {i}.</p></div>"
+        for i in range(4)
+    )
+    html = page(f'<div class="thread"><h1>Which lens?</h1>{posts}</div>')
+    article = clean_html(html, "https://example.com/news/which-lens.html")
+    forum = clean_html(html, "https://example.com/t/which-lens/123")
+    assert "Reply 3." not in article.text
+    assert forum.page_type == "forum"
+    assert "Reply 3." in forum.text and "user0 · 2026-03-01" in forum.text

@@ -32,7 +32,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scrapy_webclean.extraction.hints import POSITIVE, STRONG_NEGATIVE, WEAK_NEGATIVE, node_hints
+from scrapy_webclean.extraction.hints import (
+    POSITIVE,
+    STRONG_NEGATIVE,
+    WEAK_NEGATIVE,
+    looks_like_forum,
+    node_hints,
+)
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.paths import path_similarity, path_threshold, tag_path
 from scrapy_webclean.extraction.tfidf import prune_scores
@@ -115,6 +121,7 @@ def extract_main(
     title: str = "",
     options: ExtractOptions | None = None,
     template_flags: Sequence[bool] | None = None,
+    url: str | None = None,
 ) -> Extraction:
     """Choose the main region of a page and the content lines in it.
 
@@ -131,7 +138,8 @@ def extract_main(
         if line.prose and line.link_density < opts.max_link_density:
             prose[line.node] += line.units
     _sum_up(prose, parents)
-    hints = node_hints(model, prose)
+    forum = looks_like_forum(url)
+    hints = node_hints(model, prose, forum)
     noisy = [line.units < opts.short_noise_units and noise_re.search(line.text) for line in lines]
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]
@@ -168,7 +176,7 @@ def extract_main(
     for line, is_noisy in zip(lines, noisy, strict=False):
         inside = any(start <= line.node < end for start, end in ranges)
         verdict = (
-            _verdict(line, hints[line.node], title, opts, page_type == "listing")
+            _verdict(line, hints[line.node], title, opts, page_type == "listing", forum)
             if inside and not is_noisy
             else DROP
         )
@@ -180,6 +188,8 @@ def extract_main(
             for line, is_noisy in zip(lines, noisy, strict=False)
         ]
         _second_opinion(model, lines, kept, blocked, opts)
+    if forum and page_type == "article":
+        page_type = "forum"
     return Extraction(lines, kept, region, scores, metadata, page_type)
 
 
@@ -372,15 +382,18 @@ def _sum_up(values: list[float], parents: list[int]) -> None:
 KEEP, DROP, METADATA = 1, 0, 2
 
 
-def _verdict(line: Line, hint: int, title: str, opts: ExtractOptions, listing: bool) -> int:
+def _verdict(
+    line: Line, hint: int, title: str, opts: ExtractOptions, listing: bool, forum: bool = False
+) -> int:
     if hint == STRONG_NEGATIVE:
         return DROP
     if line.link_density > opts.max_link_density and not (
         listing and line.units >= opts.min_item_title_units
     ):
         return DROP
-    # A short customised line (headline, date/byline line) is metadata, not body text.
-    if line.custom and not line.prose and line.units < opts.metadata_max_units:
+    # A short customised line (headline, date/byline line) is metadata, not body text --
+    # except on a forum thread, where who wrote each post and when is part of the thread.
+    if line.custom and not forum and not line.prose and line.units < opts.metadata_max_units:
         return METADATA
     if title and line.text == title:
         return METADATA

@@ -16,8 +16,10 @@ from functools import lru_cache
 from scrapy_webclean.segmentation.blockmodel import PageModel
 
 #: Containers that are never main content, whatever they hold.
+#: Reader comments: noise on an article, the content itself on a forum thread.
+COMMENT_RE = re.compile(r"comment|disqus|respond|replies|reply", re.I)
 STRONG_NEGATIVE_RE = re.compile(
-    r"comment|disqus|respond|replies|reply-|related|recommend|more-stories|read-more|"
+    r"related|recommend|more-stories|read-more|"
     r"also-read|share|sharing|social|sidebar|side-bar|footer|breadcrumb|newsletter|"
     r"subscri|cookie|consent|outbrain|taboola|promo|sponsor|advert|adsense|dfp|"
     r"navbar|menu|nav-|-nav|navigation|masthead|popup|modal|signup|sign-up|login|"
@@ -73,10 +75,11 @@ _HINTED_TAGS = frozenset(
 )
 
 
-def node_hints(model: PageModel, prose: list[float]) -> list[int]:
+def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> list[int]:
     """Per node: the hint of its nearest hinted ancestor-or-self (one of the constants).
 
-    ``prose[i]`` is the prose (in text units) of node ``i``'s subtree.
+    ``prose[i]`` is the prose (in text units) of node ``i``'s subtree; on a ``forum``
+    thread, comment and reply containers are not negative (the posts are the content).
     """
     n = len(model)
     total = prose[0] if n else 0.0
@@ -100,7 +103,7 @@ def node_hints(model: PageModel, prose: list[float]) -> list[int]:
                 )
             )
             if words:
-                own = _classify(words, tags[i])
+                own = _classify(words, tags[i], forum)
         if own == NEUTRAL and tags[i] in _NEGATIVE_TAGS and prose[i] <= limit:
             own = STRONG_NEGATIVE
         # Inside a strong-negative container everything stays negative ("sidebar" holding
@@ -113,8 +116,8 @@ def node_hints(model: PageModel, prose: list[float]) -> list[int]:
 
 
 @lru_cache(maxsize=4096)
-def _classify(words: str, tag: str) -> int:
-    if STRONG_NEGATIVE_RE.search(words):
+def _classify(words: str, tag: str, forum: bool = False) -> int:
+    if STRONG_NEGATIVE_RE.search(words) or (not forum and COMMENT_RE.search(words)):
         # "post-comments" is a comment section, "article-related" is related links.
         return STRONG_NEGATIVE
     positive = bool(POSITIVE_RE.search(words))
@@ -125,3 +128,18 @@ def _classify(words: str, tag: str) -> int:
     if tag in ("nav", "aside", "footer"):
         return STRONG_NEGATIVE
     return NEUTRAL
+
+
+#: URL paths of forum and Q&A software (Discourse, phpBB, vBulletin, XenForo, Discuz!,
+#: NodeBB, Flarum, Invision, Reddit-style): conventions of the software, not of a site.
+FORUM_URL_RE = re.compile(
+    r"/(?:t|topic|topics|thread|threads|forum|forums|discussion|discussions|d|questions|"
+    r"comments|boards?|community)/|viewtopic\.php|showthread\.php|forumdisplay|"
+    r"/bbs/|thread-\d|tid=\d|://(?:forums?|community|discuss|bbs|boards)\.",
+    re.I,
+)
+
+
+def looks_like_forum(url: str | None) -> bool:
+    """True when the URL follows the path conventions of forum software."""
+    return bool(url) and FORUM_URL_RE.search(url) is not None  # type: ignore[arg-type]
