@@ -60,10 +60,9 @@ def build_lines(model: PageModel) -> list[Line]:
         if text:
             chars = anchor = 0
             for run in runs[start:position]:
-                length = len(run.text.strip())
-                chars += length
+                chars += run.length
                 if run.anchor:
-                    anchor += length
+                    anchor += run.length
             node = runs[start].owner
             custom = model.custom[node]
             while node > 0 and classes[node] is TagClass.D:

@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS, TagClass, tag_class
+from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS, TAG_CLASSES, TagClass
 
 _WS_RE = re.compile(r"\s+")
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -54,12 +54,14 @@ CUSTOM_PATTERN_MAX_CHARS = 100
 
 @dataclass(slots=True)
 class TextRun:
-    """A piece of visible text: its owner node, collapsed text, and layout flags."""
+    """A piece of visible text: its owner node, collapsed text, layout flags, and its
+    length in characters without the edge spaces."""
 
     owner: int
     text: str
     anchor: bool
     line_break: bool
+    length: int = 0
 
 
 @dataclass(slots=True)
@@ -231,24 +233,27 @@ def build_page_model(
             text = " " + text
         pending_space = False
         in_anchor = bool(anchor_stack)
-        runs.append(TextRun(owner, text, in_anchor, pending_break))
-        pending_break = False
         length = len(stripped)
+        runs.append(TextRun(owner, text, in_anchor, pending_break, length))
+        pending_break = False
         own_text[owner] += length
         own_punct[owner] += length - len(stripped.translate(_PUNCT_DELETE))
         if in_anchor:
             own_anchor[owner] += length
 
+    class_of = TAG_CLASSES.get
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         tag = el.tag
         if event == "start":
             index = len(tags)
             parent = stack[-1] if stack else -1
-            name = tag.lower() if isinstance(tag, str) else ""
-            cls = tag_class(name) if name else TagClass.A
+            # libxml2's HTML parser gives lower-case tag names already.
+            name = tag if isinstance(tag, str) else ""
+            cls = class_of(name, TagClass.D) if name else TagClass.A
             is_visible = cls is not TagClass.S and (parent < 0 or visible[parent])
-            if is_visible and (el.get("hidden") is not None or el.get("aria-hidden") == "true"):
+            # (aria-hidden hides from screen readers only: such text is on screen.)
+            if is_visible and el.get("hidden") is not None:
                 is_visible = False
             if is_visible:
                 style = el.get("style")

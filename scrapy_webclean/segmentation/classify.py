@@ -164,7 +164,7 @@ class Judgement:
 
 def text_units(text: str) -> float:
     """Length of ``text`` in units: 1 per CJK character, 1 per 3 other non-space chars."""
-    cjk = len(_CJK_RE.findall(text))
+    cjk = 0 if text.isascii() else len(_CJK_RE.findall(text))
     other = len(text) - cjk - text.count(" ") - text.count("\n")
     return cjk + max(other, 0) / 3.0
 
