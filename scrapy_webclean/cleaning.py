@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from scrapy_webclean.extraction.extract import ExtractOptions, extract_main
+from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, DEFAULT_MAX_DEPTH, load_html
@@ -109,25 +109,23 @@ def _clean(
     template_model: TemplateModel | None,
 ) -> CleanResult:
     page = load_html(html, content_type, opts.fallback_encodings, opts.max_depth)
-    model = build_page_model(page.root, url, opts.custom_tags, _compiled(opts.custom_patterns))
-    segments = segment_page(model, opts.quark)
-    texts = [segment_text(model, s) for s in segments]
-    classifier = _classifier(opts.classifier)
-    judgements = classifier.classify(model, segments, texts)
-
-    title = pick_title(model)
-    lines = build_lines(model)
+    patterns = _compiled(opts.custom_patterns)
+    model = build_page_model(page.root, url, opts.custom_tags, patterns)
     site = site_of(url) if template_model is not None else None
-    template_flags = None
-    signatures: list[int] = []
-    if template_model is not None and site is not None:
-        signatures = line_signatures(model, lines)
-        template_flags = template_model.template_flags(site, signatures)
-    extraction = extract_main(
-        model, lines, classifier.noise_re, title, opts.extract, template_flags, url
-    )
+    classifier = _classifier(opts.classifier)
+    title = pick_title(model)
+    extraction, signatures = _extract(model, url, site, title, opts, classifier, template_model)
+    if extraction.page_type == "other" and model.hidden_nodes:
+        # Nothing readable on show, but hidden elements: a script-driven page that ships
+        # its content hidden. Read it as a browser would after the script ran.
+        model = build_page_model(page.root, url, opts.custom_tags, patterns, honor_hidden=False)
+        title = pick_title(model)
+        extraction, signatures = _extract(model, url, site, title, opts, classifier, template_model)
     if template_model is not None and site is not None:
         template_model.learn(site, signatures)
+    segments = segment_page(model, opts.quark)
+    texts = [segment_text(model, s) for s in segments]
+    judgements = classifier.classify(model, segments, texts)
 
     run_kept = [False] * len(model.runs)
     for line, keep, meta in zip(
@@ -169,6 +167,29 @@ def _clean(
         blocks=blocks,
         page_type=extraction.page_type,
     )
+
+
+def _extract(
+    model: PageModel,
+    url: str | None,
+    site: str | None,
+    title: str,
+    opts: CleanOptions,
+    classifier: QuarkClassifier,
+    template_model: TemplateModel | None,
+) -> tuple[Extraction, list[int]]:
+    """The extraction of one page model, with template flags when learning; returns the
+    line signatures the template model learns from."""
+    lines = build_lines(model)
+    template_flags = None
+    signatures: list[int] = []
+    if template_model is not None and site is not None:
+        signatures = line_signatures(model, lines)
+        template_flags = template_model.template_flags(site, signatures)
+    extraction = extract_main(
+        model, lines, classifier.noise_re, title, opts.extract, template_flags, url
+    )
+    return extraction, signatures
 
 
 def _final_label(

@@ -167,3 +167,10 @@ def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
     assert "Reply 3." not in article.text
     assert forum.page_type == "forum"
     assert "Reply 3." in forum.text and "user0 · 2026-03-01" in forum.text
+
+
+def test_content_shipped_hidden_for_a_script_is_read_when_nothing_else_shows() -> None:
+    hidden = page(f'<div id="app"></div><div hidden id="S:0"><p>{PROSE}</p><p>{PROSE}</p></div>')
+    assert clean_html(hidden).text == f"{PROSE}\n{PROSE}"
+    shown = page(f"<p>{PROSE}</p><p>{PROSE}</p><div hidden><p>Secret {PROSE}</p></div>")
+    assert "Secret" not in clean_html(shown).text

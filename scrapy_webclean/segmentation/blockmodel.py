@@ -123,6 +123,7 @@ class PageModel:
     base_url: str | None = None
     lang_attr: str = ""
     max_depth: int = 0
+    hidden_nodes: int = 0
 
     def __len__(self) -> int:
         return len(self.tags)
@@ -188,6 +189,7 @@ def build_page_model(
     url: str | None = None,
     custom_tags: Iterable[str] = DEFAULT_CUSTOM_TAGS,
     custom_patterns: Iterable[str | re.Pattern[str]] = DEFAULT_CUSTOM_PATTERNS,
+    honor_hidden: bool = True,
 ) -> PageModel:
     """Walk the tree once (iteratively) and return its :class:`PageModel`.
 
@@ -195,6 +197,10 @@ def build_page_model(
     a node's own text) set the C mark of ALGORITHMS.md section 4: a node carrying it becomes
     its own block. A pattern marks the nearest B or L ancestor-or-self of the text, and only
     when that node holds at most :data:`CUSTOM_PATTERN_MAX_CHARS` characters.
+
+    Elements with the ``hidden`` attribute or an inline ``display: none`` are invisible
+    (counted in ``hidden_nodes``) unless ``honor_hidden`` is False: script-driven pages
+    (React streaming, for one) ship their whole content hidden and reveal it with script.
     """
     model = PageModel()
     _read_head(root, model, url)
@@ -253,12 +259,11 @@ def build_page_model(
             cls = class_of(name, TagClass.D) if name else TagClass.A
             is_visible = cls is not TagClass.S and (parent < 0 or visible[parent])
             # (aria-hidden hides from screen readers only: such text is on screen.)
-            if is_visible and el.get("hidden") is not None:
-                is_visible = False
-            if is_visible:
+            if is_visible and honor_hidden:
                 style = el.get("style")
-                if style and _HIDDEN_STYLE_RE.search(style):
+                if el.get("hidden") is not None or (style and _HIDDEN_STYLE_RE.search(style)):
                     is_visible = False
+                    model.hidden_nodes += 1
             elements.append(el)
             tags.append(name)
             classes.append(cls)
