@@ -131,7 +131,7 @@ def extract_main(
     opts = options or ExtractOptions()
     n = len(model)
     if not lines or n == 0:
-        return Extraction(lines, [False] * len(lines), 0, [], [False] * len(lines))
+        return Extraction(lines, [False] * len(lines), 0, [], [False] * len(lines), "other")
     parents = model.parents
     prose = [0.0] * n
     for line in lines:
