@@ -174,3 +174,13 @@ def test_content_shipped_hidden_for_a_script_is_read_when_nothing_else_shows() -
     assert clean_html(hidden).text == f"{PROSE}\n{PROSE}"
     shown = page(f"<p>{PROSE}</p><p>{PROSE}</p><div hidden><p>Secret {PROSE}</p></div>")
     assert "Secret" not in clean_html(shown).text
+
+
+def test_section_opened_by_a_related_heading_is_dropped() -> None:
+    teasers = "".join(f'<div class="post"><p>{PROSE} Teaser {i}.</p></div>' for i in range(3))
+    html = page(
+        f'<div id="primary"><article><h2>Main story</h2><p>{PROSE}</p><p>{PROSE}</p></article>'
+        f"<section>Você pode gostar...{teasers}</section></div>"
+    )
+    text = clean_html(html).text
+    assert "Teaser" not in text and text.count(PROSE) == 2

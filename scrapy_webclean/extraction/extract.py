@@ -29,6 +29,7 @@ finally "content" when most of its text was kept here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -188,9 +189,56 @@ def extract_main(
             for line, is_noisy in zip(lines, noisy, strict=False)
         ]
         _second_opinion(model, lines, kept, blocked, opts)
+    _drop_after_related_headings(model, lines, kept)
     if forum and page_type == "article":
         page_type = "forum"
     return Extraction(lines, kept, region, scores, metadata, page_type)
+
+
+#: Headings that open a block of links or teasers to *other* pages, in several languages.
+RELATED_HEADING_RE = re.compile(
+    r"^(?:you (?:may|might) (?:also )?(?:like|enjoy)|related(?: (?:articles?|posts?|stories|"
+    r"news|content|reading))?|(?:read|see) (?:also|more)|more (?:from|on|stories|news)|"
+    r"recommended(?: for you)?|also (?:read|on)|você (?:também )?pode gostar|"
+    r"leia (?:também|mais)|te puede interesar|(?:artículos|noticias) relacionad[oa]s|"
+    r"vous aimerez aussi|à lire aussi|lire aussi|das könnte sie (?:auch )?interessieren|"
+    r"weitere artikel|ti potrebbe interessare|相关(?:阅读|新闻|文章|推荐)|推荐阅读|猜你喜欢|"
+    r"延伸阅读|热门推荐|更多(?:阅读|新闻))\W*$",
+    re.I,
+)
+
+
+def _drop_after_related_headings(model: PageModel, lines: list[Line], kept: list[bool]) -> None:
+    """A section that opens with a "related"/"you may also like" heading holds teasers of
+    other pages, however much prose they carry: drop it. The section is the nearest
+    B container above the heading whose first line is the heading; a heading in the middle
+    of a larger container changes nothing."""
+    classes, parents, node_count = model.classes, model.parents, model.node_count
+    first_line: dict[int, int] = {}
+    for i, line in enumerate(lines):
+        if line.units > 15 or not RELATED_HEADING_RE.match(line.text):
+            continue
+        section = line.node
+        while section > 0 and classes[section] is not TagClass.B:
+            section = parents[section]
+        # The heading's own element: climb to the section it introduces.
+        while section > 0 and node_count[section] <= 2 and section == line.node:
+            section = parents[section]
+            while section > 0 and classes[section] is not TagClass.B:
+                section = parents[section]
+        if section <= 0:
+            continue
+        end = section + node_count[section]
+        if not first_line:
+            for j, other in enumerate(lines):
+                first_line.setdefault(other.node, j)
+        starts = min((j for node, j in first_line.items() if section <= node < end), default=i)
+        if starts != i:
+            continue
+        for j in range(i, len(lines)):
+            if not section <= lines[j].node < end:
+                break
+            kept[j] = False
 
 
 def _second_opinion(
