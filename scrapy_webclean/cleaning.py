@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from lxml import etree
 
+from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
@@ -157,6 +158,11 @@ def _clean(
             )
         )
     text = extraction.text
+    date = metadata_date(page.root) or first_date(
+        line.text
+        for line, meta in zip(extraction.lines, extraction.metadata, strict=False)
+        if meta or (line.custom and line.units < 40)
+    )
     lang = guess_language(text or " ".join(texts)[:4000])
     return CleanResult(
         url=url,
@@ -166,6 +172,7 @@ def _clean(
         encoding=page.decoded.encoding,
         blocks=blocks,
         page_type=extraction.page_type,
+        date=date,
     )
 
 

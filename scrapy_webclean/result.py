@@ -66,7 +66,8 @@ class CleanResult:
     is in ``title``, not repeated in ``text``); ``lang`` is an ISO 639-1 code or "und";
     ``encoding`` is the codec the page was decoded with; ``page_type`` is "article" (one
     main text), "forum" (a thread: posts with their authors and dates), "listing" (a hub,
-    list or collection page: its items are the text) or "other" (no main content).
+    list or collection page: its items are the text) or "other" (no main content);
+    ``date`` is the publication date the page shows (``YYYY-MM-DD``) or None.
     """
 
     url: str | None
@@ -76,6 +77,7 @@ class CleanResult:
     encoding: str
     blocks: list[Block] = field(default_factory=list)
     page_type: str = "article"
+    date: str | None = None
 
     def links_by_label(self) -> dict[str, list[Link]]:
         """Links grouped by the label of the block they sit in."""
@@ -100,6 +102,7 @@ class CleanResult:
             "lang": self.lang,
             "encoding": self.encoding,
             "page_type": self.page_type,
+            "date": self.date,
             "links": {k: [asdict(v) for v in vs] for k, vs in self.links_by_label().items()},
             "images": {k: [asdict(v) for v in vs] for k, vs in self.images_by_label().items()},
         }

@@ -184,3 +184,19 @@ def test_section_opened_by_a_related_heading_is_dropped() -> None:
     )
     text = clean_html(html).text
     assert "Teaser" not in text and text.count(PROSE) == 2
+
+
+def test_publication_date() -> None:
+    from scrapy_webclean.extraction.dates import parse_date
+
+    assert parse_date("Updated 5:27 am CST, Wednesday, November 20, 2019") == "2019-11-20"
+    assert parse_date("2026年02月10日 08:30 来源：江城晚报") == "2026-02-10"
+    assert parse_date("14 March 2026") == "2026-03-14" and parse_date("2026/3/4") == "2026-03-04"
+    assert parse_date("2026-13-45 and nothing else") is None
+    byline = page(
+        f'<div class="story"><h1>Headline</h1><div>By Ann Lee | 2026-03-14</div><p>{PROSE}</p></div>'
+    )
+    assert clean_html(byline).date == "2026-03-14"
+    meta = '<meta property="article:published_time" content="2025-12-01T08:00:00Z">'
+    html = f"<html><head>{meta}</head><body><p>{PROSE}</p><p>{PROSE}</p></body></html>"
+    assert clean_html(html).date == "2025-12-01"

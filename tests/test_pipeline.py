@@ -46,7 +46,17 @@ class PageRecord:
 def test_dict_item_is_cleaned_and_html_dropped() -> None:
     pipeline, stats = make_pipeline()
     item = pipeline.process_item({"url": URL, "html": EN_HTML, "content_type": "text/html"})
-    assert set(item) == {"url", "title", "text", "lang", "encoding", "page_type", "links", "images"}
+    assert set(item) == {
+        "url",
+        "title",
+        "text",
+        "lang",
+        "encoding",
+        "page_type",
+        "date",
+        "links",
+        "images",
+    }
     assert item["title"] == "Council votes to turn Harbour Exchange into library"
     assert item["text"].startswith("The city council voted")
     assert item["lang"] == "en"

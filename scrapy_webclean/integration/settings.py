@@ -57,6 +57,7 @@ SETTINGS: tuple[Setting, ...] = (
             "lang": "lang",
             "encoding": "encoding",
             "page_type": "page_type",
+            "date": "date",
             "links": "links",
             "images": "images",
             "blocks": "blocks",
