@@ -10,7 +10,8 @@ NOSCRIPT is B, as in the thesis: a crawler runs no scripts, so it sees what a br
 without JavaScript shows, and script-rendered sites (Discourse forums, for one) put the
 whole readable page there; the usual "turn on JavaScript" notice is a short noise line.
 Deviations from the thesis, on purpose: TEMPLATE, SVG, CANVAS, MATH are S (no readable
-text); the HTML5 sectioning tags are B; unknown tags (custom elements) are D.
+text); SELECT (L in the thesis) and DATALIST are S: their options are form choices, and
+read as text they run together into one long junk line; the HTML5 sectioning tags are B; unknown tags (custom elements) are D.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ _S_TAGS = [
     "noframes",
     "applet",
     "embed",
+    "select",
+    "datalist",
 ]
 _B_TAGS = [
     "div",
@@ -80,7 +83,6 @@ _L_TAGS = [
     "colgroup",
     "img",
     "menu",
-    "select",
     "figure",
     "figcaption",
     "details",
