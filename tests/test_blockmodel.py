@@ -36,7 +36,7 @@ def test_tag_classes() -> None:
     assert tag_class("p") is TagClass.L and tag_class("img") is TagClass.L
     assert tag_class("span") is TagClass.D and tag_class("h1") is TagClass.D
     assert tag_class("tr") is TagClass.A
-    assert tag_class("my-widget") is TagClass.D
+    assert tag_class("my-widget") is TagClass.B and tag_class("o:p") is TagClass.D
 
 
 def test_counts_on_a_hand_made_page() -> None:

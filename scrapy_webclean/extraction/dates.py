@@ -40,7 +40,22 @@ _DAY_FIRST_RE = re.compile(
 
 #: ``<meta>`` names and properties that carry a publication date.
 META_DATE_KEYS = frozenset(
-    ["article:published_time", "og:published_time", "datepublished", "pubdate", "publishdate", "publish-date", "publish_date", "date", "dc.date", "dc.date.issued", "sailthru.date", "parsely-pub-date", "publication_date", "release_date"]
+    [
+        "article:published_time",
+        "og:published_time",
+        "datepublished",
+        "pubdate",
+        "publishdate",
+        "publish-date",
+        "publish_date",
+        "date",
+        "dc.date",
+        "dc.date.issued",
+        "sailthru.date",
+        "parsely-pub-date",
+        "publication_date",
+        "release_date",
+    ]
 )
 
 

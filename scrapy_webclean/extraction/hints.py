@@ -15,29 +15,32 @@ from functools import lru_cache
 
 from scrapy_webclean.segmentation.blockmodel import PageModel
 
-#: Containers that are never main content, whatever they hold.
+# Every word must start a class token or a part of one ("menu", "main-menu", "menu_item",
+# "sidebarLeft"), so that "contextmenu" or "timeshare" do not count.
+_START = r"(?<![a-z0-9])"
+
 #: Reader comments: noise on an article, the content itself on a forum thread.
-COMMENT_RE = re.compile(r"comment|disqus|respond|replies|reply", re.I)
+COMMENT_RE = re.compile(_START + r"(?:comment|disqus|respond|replies|reply)", re.I)
+#: Containers that are never main content, whatever they hold.
 STRONG_NEGATIVE_RE = re.compile(
-    r"related|recommend|more-stories|read-more|"
-    r"also-read|share|sharing|social|sidebar|side-bar|footer|breadcrumb|newsletter|"
-    r"subscri|cookie|consent|outbrain|taboola|promo|sponsor|advert|adsense|dfp|"
-    r"navbar|menu|nav-|-nav|navigation|masthead|popup|modal|signup|sign-up|login|"
-    r"trending|popular|most-read|mostread|tag-?list|tagcloud|pagination|pager|"
-    r"caption|credit|"
-    r"(?:^|[\s_-])(?:side|rail|col-side|right-col|left-col)(?:$|[\s_-])",
+    _START + r"(?:related|recommend|more-stories|read-more|also-read|share|sharing|social|"
+    r"sidebar|side-bar|footer|breadcrumb|newsletter|subscri|cookie|consent|outbrain|"
+    r"taboola|promo|sponsor|advert|adsense|dfp|navbar|menu|nav-|navigation|masthead|popup|"
+    r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
+    r"pagination|pager|caption|credit|"
+    r"(?:side|rail|col-side|right-col|left-col)(?![a-z0-9]))",
     re.I,
 )
 #: Containers that rarely hold main content.
 WEAK_NEGATIVE_RE = re.compile(
-    r"\bnav\b|header|meta|widget|banner|toolbar|author|byline|"
-    r"search|hidden|print|rss|button|btn|icon|\bads?\b|ad-|-ad\b|rail",
+    _START + r"(?:nav(?![a-z])|header|meta(?![a-z])|widget|banner|toolbar|author|byline|search|"
+    r"hidden|print|rss|button|btn|icon|ads?(?![a-z])|rail)",
     re.I,
 )
 #: Containers that usually hold main content.
 POSITIVE_RE = re.compile(
-    r"article|content|post|entry|story|body|main|text|blog|detail|prose|markdown|"
-    r"rich-?text|news|zhengwen|正文",
+    _START + r"(?:article|content|post|entry|story|body|main|text|blog|detail|prose|markdown|"
+    r"rich-?text|news|zhengwen)|正文",
     re.I,
 )
 

@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 
-from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS, TAG_CLASSES, TagClass
+from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS, TAG_CLASSES, TagClass, tag_class
 
 _WS_RE = re.compile(r"\s+")
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -256,7 +256,7 @@ def build_page_model(
             parent = stack[-1] if stack else -1
             # libxml2's HTML parser gives lower-case tag names already.
             name = tag if isinstance(tag, str) else ""
-            cls = class_of(name, TagClass.D) if name else TagClass.A
+            cls = class_of(name) or tag_class(name) if name else TagClass.A
             is_visible = cls is not TagClass.S and (parent < 0 or visible[parent])
             # (aria-hidden hides from screen readers only: such text is on screen.)
             if is_visible and honor_hidden:

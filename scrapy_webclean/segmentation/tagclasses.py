@@ -11,7 +11,7 @@ without JavaScript shows, and script-rendered sites (Discourse forums, for one) 
 whole readable page there; the usual "turn on JavaScript" notice is a short noise line.
 Deviations from the thesis, on purpose: TEMPLATE, SVG, CANVAS, MATH are S (no readable
 text); SELECT (L in the thesis) and DATALIST are S: their options are form choices, and
-read as text they run together into one long junk line; the HTML5 sectioning tags are B; unknown tags (custom elements) are D.
+read as text they run together into one long junk line; the HTML5 sectioning tags are B; unknown tags (custom elements) are B, namespaced ones D.
 """
 
 from __future__ import annotations
@@ -125,9 +125,22 @@ for _names, _cls in (
         TAG_CLASSES[_name] = _cls
 
 
+_D_TAGS = ["a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "button", "cite", "code", "data", "dd", "del", "dfn", "em", "font", "h1", "h2", "h3", "h4", "h5", "h6", "i", "ins", "kbd", "label", "mark", "nobr", "q", "rp", "rt", "ruby", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "textarea", "time", "tt", "u", "var", "wbr", "marquee", "output", "meter", "progress"]
+for _name in _D_TAGS:
+    TAG_CLASSES[_name] = TagClass.D
+
+
 def tag_class(tag: str) -> TagClass:
-    """Class of a lower-case tag name; anything unknown is D (inline, text passes up)."""
-    return TAG_CLASSES.get(tag, TagClass.D)
+    """Class of a lower-case tag name.
+
+    Unknown names are B: a custom element (``<story>``, ``<article-body>``) is a container
+    in practice, and content-heavy sites wrap whole articles in them. Namespaced tags
+    (``o:p`` from word processors) stay D.
+    """
+    found = TAG_CLASSES.get(tag)
+    if found is not None:
+        return found
+    return TagClass.D if ":" in tag else TagClass.B
 
 
 #: Tags that start a new line of text when rendered: paragraph breaks in extracted text.
