@@ -200,3 +200,20 @@ def test_publication_date() -> None:
     meta = '<meta property="article:published_time" content="2025-12-01T08:00:00Z">'
     html = f"<html><head>{meta}</head><body><p>{PROSE}</p><p>{PROSE}</p></body></html>"
     assert clean_html(html).date == "2025-12-01"
+
+
+def test_cookie_banners_and_footers_are_never_the_content() -> None:
+    consent = (
+        "We and our 228 partners use cookies and similar methods to recognise visitors, "
+        "measure audiences and show ads; you can accept or change your preferences."
+    )
+    html = page(
+        f'<div class="banner"><p>{consent}</p></div><ul class="grid">'
+        + "".join(
+            f'<li><a href="/s/{i}">Story number {i} about the harbour city</a></li>'
+            for i in range(8)
+        )
+        + f"</ul><footer><p>{PROSE}</p></footer>"
+    )
+    result = clean_html(html)
+    assert "cookies" not in result.text and PROSE not in result.text

@@ -195,6 +195,13 @@ def extract_main(
     return Extraction(lines, kept, region, scores, metadata, page_type)
 
 
+#: Cookie and consent notices: long prose, never content.
+CONSENT_RE = re.compile(
+    r"\bcookies?\b.{0,200}\b(?:consent|partners|accept|preferences|opt.out)\b|"
+    r"\b(?:consent|accept)\b.{0,200}\bcookies?\b|使用cookie|cookie政策|Cookie 政策",
+    re.I,
+)
+
 #: Headings that open a block of links or teasers to *other* pages, in several languages.
 RELATED_HEADING_RE = re.compile(
     r"^(?:you (?:may|might) (?:also )?(?:like|enjoy)|related(?: (?:articles?|posts?|stories|"

@@ -107,7 +107,9 @@ def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> lis
             )
             if words:
                 own = _classify(words, tags[i], forum)
-        if own == NEUTRAL and tags[i] in _NEGATIVE_TAGS and prose[i] <= limit:
+        # The tags themselves are reliable: only a page that wraps nearly all its prose in
+        # one of them is spared.
+        if own == NEUTRAL and tags[i] in _NEGATIVE_TAGS and prose[i] <= 0.9 * total:
             own = STRONG_NEGATIVE
         # Inside a strong-negative container everything stays negative ("sidebar" holding
         # "post" widgets); otherwise the nearest hinted container decides.
