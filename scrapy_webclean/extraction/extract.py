@@ -64,6 +64,7 @@ class ExtractOptions:
     metadata_max_units: float = 40.0
     sibling_share: float = 0.2
     outer_share: float = 0.1
+    use_main_element: bool = True
     listing_factor: float = 3.0
     article_min_prose_units: float = 100.0
     min_list_items: int = 5
@@ -168,6 +169,7 @@ def extract_main(
             [(list_node, list_node + model.node_count[list_node])],
             "listing",
         )
+    ranges = _widen_to_main(model, ranges, subtree, opts)
     if not ranges:
         return Extraction(
             lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
@@ -382,6 +384,35 @@ def _widen(
                 ranges.append((child, child + node_count[child]))
             child += node_count[child]
         node = parent
+    return ranges
+
+
+def _widen_to_main(
+    model: PageModel,
+    ranges: list[tuple[int, int]],
+    subtree: list[float],
+    opts: ExtractOptions,
+) -> list[tuple[int, int]]:
+    """HTML5 says ``<main>`` (or ``role="main"``) holds the dominant content: when the
+    region lies inside the page's one main element and the rest of it does not score
+    negative, the whole main element is the region (landing and service pages spread their
+    content over many short sections that no single one of them represents)."""
+    if not ranges or not opts.use_main_element:
+        return ranges
+    mains = [
+        i
+        for i, tag in enumerate(model.tags)
+        if model.visible[i] and (tag == "main" or model.elements[i].get("role") == "main")
+    ]
+    if len(mains) != 1:
+        return ranges
+    main = mains[0]
+    end = main + model.node_count[main]
+    region_score = sum(subtree[start] for start, _ in ranges)
+    if all(main <= start and stop <= end for start, stop in ranges) and (
+        subtree[main] >= region_score
+    ):
+        return [(main, end)]
     return ranges
 
 
