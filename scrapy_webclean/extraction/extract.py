@@ -372,17 +372,21 @@ def _widen(
     threshold: float,
 ) -> list[tuple[int, int]]:
     """From ``core`` up to ``top``, add at every level the sibling subtrees whose score
-    reaches ``threshold``: sections of a long page stay, a ticker or a teaser strip that
-    only shares a wrapper with the article does not."""
+    reaches ``threshold``, and all positive siblings when together they do (paragraphs
+    that sit one by one beside a fact box): sections of a long page stay, a ticker or a
+    teaser strip that only shares a wrapper with the article does not."""
     ranges = [(core, core + node_count[core])]
     node = core
     while node != top:
         parent = parents[node]
+        siblings = []
         child, stop = parent + 1, parent + node_count[parent]
         while child < stop:
-            if child != node and subtree[child] >= threshold:
-                ranges.append((child, child + node_count[child]))
+            if child != node and subtree[child] > 0:
+                siblings.append(child)
             child += node_count[child]
+        if sum(subtree[c] for c in siblings) >= threshold:
+            ranges.extend((c, c + node_count[c]) for c in siblings)
         node = parent
     return ranges
 
