@@ -207,7 +207,7 @@ CONSENT_RE = re.compile(
 #: Headings that open a block of links or teasers to *other* pages, in several languages.
 RELATED_HEADING_RE = re.compile(
     r"^(?:you (?:may|might) (?:also )?(?:like|enjoy)|related(?: (?:articles?|posts?|stories|"
-    r"news|content|reading))?|(?:read|see) (?:also|more)|more (?:from|on|stories|news)|"
+    r"news|content|reading))?|(?:read|see) (?:also|more)|more (?:from|on|in|stories|news)\b.*|"
     r"recommended(?: for you)?|also (?:read|on)|você (?:também )?pode gostar|"
     r"leia (?:também|mais)|te puede interesar|(?:artículos|noticias) relacionad[oa]s|"
     r"vous aimerez aussi|à lire aussi|lire aussi|das könnte sie (?:auch )?interessieren|"
