@@ -138,9 +138,10 @@ def _classify(words: str, tag: str, forum: bool = False) -> int:
 #: URL paths of forum and Q&A software (Discourse, phpBB, vBulletin, XenForo, Discuz!,
 #: NodeBB, Flarum, Invision, Reddit-style): conventions of the software, not of a site.
 FORUM_URL_RE = re.compile(
-    r"/(?:t|topic|topics|thread|threads|forum|forums|discussion|discussions|d|questions|"
-    r"comments|boards?|community)/|viewtopic\.php|showthread\.php|forumdisplay|"
-    r"/bbs/|thread-\d|tid=\d|://(?:forums?|community|discuss|bbs|boards)\.",
+    r"/(?:t|d)/[^/?#]+/\d+|/(?:t|d)/\d+|/topics?/\d+|/threads?/(?:[^/?#]*[.-])?\d+|"
+    r"/discussions?/\d+|/questions/\d+|/comments/[a-z0-9]{5,}/|/forums?/[^?#]*\d|"
+    r"viewtopic\.php|showthread\.php|forumdisplay\.php|thread-\d+|[?&]tid=\d|"
+    r"://(?:forums?|community|discuss|bbs|boards)\.",
     re.I,
 )
 

@@ -128,6 +128,7 @@ class CleanPipeline:
         self._inc("items/cleaned")
         self._inc(f"pages/lang/{result.lang}")
         self._inc(f"pages/encoding/{result.encoding}")
+        self._inc(f"pages/type/{result.page_type}")
         if not result.text:
             self._inc("pages/no_main_text")
         for block in result.blocks:
