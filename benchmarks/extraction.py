@@ -76,6 +76,8 @@ from urllib.parse import urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from metrics import PRF, average, char_f1, token_f1
 
+from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS
+
 ALL_SETS = ("scrapinghub", "wcxb-dev", "zh-news-silver", "zh-netease-template")
 ALL_EXTRACTORS = (
     "ours",
@@ -245,51 +247,9 @@ LOADERS: dict[str, Callable[[Path], Dataset]] = {
 # An extractor is built per set (so stateful ones start fresh) and called per page.
 Extract = Callable[[Page, str], str]
 
-_BLOCK_TAGS = frozenset(
-    (
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "body",
-        "br",
-        "dd",
-        "details",
-        "dialog",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hr",
-        "li",
-        "main",
-        "nav",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "summary",
-        "table",
-        "tbody",
-        "td",
-        "tfoot",
-        "th",
-        "thead",
-        "tr",
-        "ul",
-    )
-)
+# The tags that start a new line of text: the same set our own text assembly uses, so
+# readability's HTML output is turned into lines the way our text is.
+_BLOCK_TAGS = BREAK_TAGS
 
 
 def html_fragment_text(fragment: str) -> str:
