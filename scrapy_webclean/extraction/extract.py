@@ -65,6 +65,7 @@ class ExtractOptions:
     sibling_share: float = 0.2
     outer_share: float = 0.1
     use_main_element: bool = True
+    listing_strong_factor: float = 8.0
     listing_factor: float = 3.0
     article_min_prose_units: float = 100.0
     min_list_items: int = 5
@@ -157,13 +158,16 @@ def extract_main(
     region, ranges, holder_score = _choose_region(model, lines, scores, subtree, opts)
     page_type = "article"
     list_node, list_units = _best_list(model, lines, hints, opts)
-    if (
-        list_node >= 0
-        and holder_score < opts.article_min_prose_units
-        and list_units >= opts.listing_factor * holder_score
+    if list_node >= 0 and (
+        (
+            holder_score < opts.article_min_prose_units
+            and list_units >= opts.listing_factor * holder_score
+        )
+        or list_units >= opts.listing_strong_factor * holder_score
     ):
-        # More text sits in one list of title-like items than in the best prose region:
-        # a listing, hub or collection page. Its items are the content.
+        # More text sits in one list of title-like items than in the best prose region
+        # (which is thin, or a small fraction of the list): a listing, hub or collection
+        # page. Its items are the content.
         region, ranges, page_type = (
             list_node,
             [(list_node, list_node + model.node_count[list_node])],
