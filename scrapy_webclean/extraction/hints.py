@@ -27,7 +27,7 @@ STRONG_NEGATIVE_RE = re.compile(
     r"sidebar|side-bar|footer|breadcrumb|newsletter|subscri|cookie|consent|outbrain|"
     r"taboola|promo|sponsor|advert|adsense|dfp|navbar|menu|nav-|navigation|masthead|popup|"
     r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
-    r"pagination|pager|caption|credit|"
+    r"pagination|pager|caption|credit|sr-only|visually-?hidden|screen-?reader|a11y-hidden|"
     r"(?:side|rail|col-side|right-col|left-col)(?![a-z0-9]))",
     re.I,
 )
