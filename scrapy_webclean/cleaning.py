@@ -49,6 +49,9 @@ class CleanOptions:
     fallback_encodings: tuple[str, ...] = DEFAULT_FALLBACK_ENCODINGS
     max_depth: int = DEFAULT_MAX_DEPTH
     extract: ExtractOptions = field(default_factory=ExtractOptions)
+    #: Compute every judge's signal for each block, including the Quark text-similarity
+    #: judge (``Block.similarity``), which the decision does not need. Slower.
+    explain: bool = False
 
 
 @lru_cache(maxsize=16)
@@ -126,7 +129,7 @@ def _clean(
         template_model.learn(site, signatures)
     segments = segment_page(model, opts.quark)
     texts = [segment_text(model, s) for s in segments]
-    judgements = classifier.classify(model, segments, texts)
+    judgements = classifier.classify(model, segments, texts, similarity=opts.explain)
 
     run_kept = [False] * len(model.runs)
     for line, keep, meta in zip(

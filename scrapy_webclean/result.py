@@ -35,7 +35,8 @@ class Block:
     """One block of the page with its label and the signals that decided it.
 
     ``chars``/``anchor_chars`` are character counts; ``content_probability`` is the naive
-    Bayes posterior (0-1); ``similarity`` is the token overlap with the longest block (0-1).
+    Bayes posterior (0-1); ``similarity`` is the token overlap with the longest block (0-1),
+    computed with ``CleanOptions(explain=True)`` only (0 otherwise).
     """
 
     index: int

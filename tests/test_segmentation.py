@@ -141,3 +141,15 @@ def test_hub_page_is_a_listing_whose_items_are_the_text() -> None:
 def test_page_without_content_is_other() -> None:
     result = clean_html("<html><body><ul><li><a href='/'>Home</a></li></ul></body></html>")
     assert (result.text, result.page_type) == ("", "other")
+
+
+def test_explain_computes_the_quark_similarity_judge() -> None:
+    from scrapy_webclean import CleanOptions
+
+    html = (FIXTURES / "news_en.html").read_bytes()
+    plain = clean_html(html)
+    explained = clean_html(html, options=CleanOptions(explain=True))
+    assert plain.text == explained.text
+    assert all(b.similarity == 0.0 for b in plain.blocks)
+    article = [b for b in explained.blocks if b.path == "body>div#main>div.article"][0]
+    assert article.similarity == 1.0  # the longest block is the reference
