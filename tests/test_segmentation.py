@@ -151,5 +151,5 @@ def test_explain_computes_the_quark_similarity_judge() -> None:
     explained = clean_html(html, options=CleanOptions(explain=True))
     assert plain.text == explained.text
     assert all(b.similarity == 0.0 for b in plain.blocks)
-    article = [b for b in explained.blocks if b.path == "body>div#main>div.article"][0]
+    article = next(b for b in explained.blocks if b.path == "body>div#main>div.article")
     assert article.similarity == 1.0  # the longest block is the reference
