@@ -230,11 +230,11 @@ def build_page_model(
 
     def emit(owner: int, raw: str) -> None:
         nonlocal pending_break, pending_space
-        text = _WS_RE.sub(" ", raw)
-        stripped = text.strip()
-        if not stripped:
+        if raw.isspace():  # indentation between tags: most text nodes, no regex needed
             pending_space = True
             return
+        text = _WS_RE.sub(" ", raw)
+        stripped = text.strip()
         if pending_space and text[0] != " ":
             text = " " + text
         pending_space = False
