@@ -143,7 +143,11 @@ def extract_main(
     _sum_up(prose, parents)
     forum = looks_like_forum(url)
     hints = node_hints(model, prose, forum)
-    noisy = [line.units < opts.short_noise_units and noise_re.search(line.text) for line in lines]
+    noisy = [
+        (line.units < opts.short_noise_units and noise_re.search(line.text))
+        or CONSENT_RE.search(line.text) is not None
+        for line in lines
+    ]
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]
     scores = [
