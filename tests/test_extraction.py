@@ -217,3 +217,10 @@ def test_cookie_banners_and_footers_are_never_the_content() -> None:
     )
     result = clean_html(html)
     assert "cookies" not in result.text and PROSE not in result.text
+
+
+def test_text_rendered_twice_for_noscript_is_kept_once() -> None:
+    body = f"<p>{PROSE}</p><p>{PROSE} Second.</p>"
+    html = page(f'<div class="app">{body}</div><noscript><div>{body}</div></noscript>')
+    text = clean_html(html).text
+    assert text.count("Second.") == 1

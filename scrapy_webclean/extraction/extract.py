@@ -200,6 +200,7 @@ def extract_main(
         ]
         _second_opinion(model, lines, kept, blocked, opts)
     _drop_after_related_headings(model, lines, kept)
+    _drop_noscript_copies(model, lines, kept)
     if forum and page_type == "article":
         page_type = "forum"
     return Extraction(lines, kept, region, scores, metadata, page_type)
@@ -223,6 +224,26 @@ RELATED_HEADING_RE = re.compile(
     r"延伸阅读|热门推荐|更多(?:阅读|新闻))\W*$",
     re.I,
 )
+
+
+def _drop_noscript_copies(model: PageModel, lines: list[Line], kept: list[bool]) -> None:
+    """Pages that render their text twice, once for scripts and once inside ``<noscript>``,
+    would export it twice: a kept line inside ``<noscript>`` whose text is also kept
+    outside it is dropped."""
+    tags, parents = model.tags, model.parents
+    if "noscript" not in tags:
+        return
+    in_noscript = [False] * len(tags)
+    for i in range(1, len(tags)):
+        in_noscript[i] = tags[i] == "noscript" or in_noscript[parents[i]]
+    outside = {
+        line.text
+        for line, keep in zip(lines, kept, strict=False)
+        if keep and not in_noscript[line.node]
+    }
+    for i, line in enumerate(lines):
+        if kept[i] and in_noscript[line.node] and line.text in outside:
+            kept[i] = False
 
 
 def _drop_after_related_headings(model: PageModel, lines: list[Line], kept: list[bool]) -> None:
