@@ -197,4 +197,3 @@ class CleanPipeline:
             self._seconds,
             per_page,
         )
-        self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))
