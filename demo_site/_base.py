@@ -112,31 +112,28 @@ class ContentSite:
             chosen.append(others.pop(picker.randrange(len(others))))
         return chosen
 
-    def photo(self, ctx: PageCtx, story: Story) -> str:
-        """Register the article photo and return its ``src``."""
-        article_id = story.article.id
+    def article_image(self, ctx: PageCtx, story: Story, path: str, width: int, height: int) -> str:
+        """Register a picture of ``story`` (content image) at ``path`` and return its ``src``.
+
+        Photo and thumbnail share one seed: the same picture at two sizes.
+        """
         return self.b.image(
             ctx,
             ctx.host,
-            f"/photos/{article_id}.png",
+            path,
             kind="content",
-            width=640,
-            height=360,
-            seed=f"photo:{article_id}",
+            width=width,
+            height=height,
+            seed=f"photo:{story.article.id}",
         )
+
+    def photo(self, ctx: PageCtx, story: Story) -> str:
+        """Register the article photo and return its ``src``."""
+        return self.article_image(ctx, story, f"/photos/{story.article.id}.png", 640, 360)
 
     def thumb(self, ctx: PageCtx, story: Story) -> str:
         """Register a hub thumbnail (same picture as the photo, scaled)."""
-        article_id = story.article.id
-        return self.b.image(
-            ctx,
-            ctx.host,
-            f"/thumbs/{article_id}.png",
-            kind="content",
-            width=120,
-            height=80,
-            seed=f"photo:{article_id}",
-        )
+        return self.article_image(ctx, story, f"/thumbs/{story.article.id}.png", 120, 80)
 
     def static(self, ctx: PageCtx, path: str, width: int, height: int, fmt: str = "png") -> str:
         """Register a template image of this site (logo, icon, spacer)."""

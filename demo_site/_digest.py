@@ -237,29 +237,13 @@ class Digest(ContentSite):
 
     def photo(self, ctx: PageCtx, story: Story) -> str:
         year, month, _ = story.article.date.split("-")
-        article_id = story.article.id
-        return self.b.image(
-            ctx,
-            ctx.host,
-            f"/uploads/{year}/{month}/{article_id}.png",
-            kind="content",
-            width=640,
-            height=360,
-            seed=f"photo:{article_id}",
-        )
+        path = f"/uploads/{year}/{month}/{story.article.id}.png"
+        return self.article_image(ctx, story, path, 640, 360)
 
     def thumb(self, ctx: PageCtx, story: Story) -> str:
         year, month, _ = story.article.date.split("-")
-        article_id = story.article.id
-        return self.b.image(
-            ctx,
-            ctx.host,
-            f"/uploads/{year}/{month}/{article_id}-120x80.png",
-            kind="content",
-            width=120,
-            height=80,
-            seed=f"photo:{article_id}",
-        )
+        path = f"/uploads/{year}/{month}/{story.article.id}-120x80.png"
+        return self.article_image(ctx, story, path, 120, 80)
 
     def render_article(self, ctx: PageCtx, story: Story) -> tuple[str, str, list[str]]:
         a = story.article
