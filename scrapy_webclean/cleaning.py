@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from lxml import etree
 
 from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
-from scrapy_webclean.extraction.lines import build_lines
+from scrapy_webclean.extraction.lines import Line, build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, DEFAULT_MAX_DEPTH, load_html
 from scrapy_webclean.result import Block, CleanResult, Image, Link
@@ -127,56 +127,76 @@ def _clean(
         extraction, signatures = _extract(model, url, site, title, opts, classifier, template_model)
     if template_model is not None and site is not None:
         template_model.learn(site, signatures)
-    segments = segment_page(model, opts.quark)
-    texts = [segment_text(model, s) for s in segments]
-    judgements = classifier.classify(model, segments, texts, similarity=opts.explain)
-
-    run_kept = [False] * len(model.runs)
-    for line, keep, meta in zip(
-        extraction.lines, extraction.kept, extraction.metadata, strict=False
-    ):
-        if keep or meta:
-            for position in range(line.first_run, line.end_run):
-                run_kept[position] = True
-
-    blocks: list[Block] = []
-    for index, (segment, text, judgement) in enumerate(
-        zip(segments, texts, judgements, strict=False)
-    ):
-        blocks.append(
-            Block(
-                index=index,
-                label=_final_label(model, segment.runs, run_kept, judgement.label),
-                text=text,
-                path=_node_path(model, segment.root),
-                chars=segment.text_len,
-                anchor_chars=segment.anchor_len,
-                link_count=segment.link_count,
-                punct_count=segment.punct_count,
-                content_probability=round(judgement.content_probability, 4),
-                similarity=round(judgement.similarity, 4),
-                features=judgement.features,
-                links=[Link(model.links[i].url, model.links[i].text) for i in segment.links],
-                images=[_image(model, i) for i in segment.images],
-            )
-        )
     text = extraction.text
+    kept_lines = [
+        line
+        for line, keep, meta in zip(
+            extraction.lines, extraction.kept, extraction.metadata, strict=False
+        )
+        if keep or meta
+    ]
     date = metadata_date(page.root) or first_date(
         line.text
         for line, meta in zip(extraction.lines, extraction.metadata, strict=False)
         if meta or (line.custom and line.units < 40)
     )
-    lang = guess_language(text or " ".join(texts)[:4000])
+    lang = guess_language(text or _visible_sample(model))
     return CleanResult(
         url=url,
         title=title,
         text=text,
         lang=lang,
         encoding=page.decoded.encoding,
-        blocks=blocks,
+        block_builder=partial(_blocks, model, kept_lines, classifier, opts),
         page_type=extraction.page_type,
         date=date,
     )
+
+
+def _blocks(
+    model: PageModel, kept_lines: list[Line], classifier: QuarkClassifier, opts: CleanOptions
+) -> list[Block]:
+    """The Quark blocks of a page, labelled: a block most of whose text the extractor kept
+    is content; the others keep the classifier's label (see :func:`_final_label`)."""
+    segments = segment_page(model, opts.quark)
+    texts = [segment_text(model, s) for s in segments]
+    judgements = classifier.classify(model, segments, texts, similarity=opts.explain)
+    run_kept = [False] * len(model.runs)
+    for line in kept_lines:
+        for position in range(line.first_run, line.end_run):
+            run_kept[position] = True
+    return [
+        Block(
+            index=index,
+            label=_final_label(model, segment.runs, run_kept, judgement.label),
+            text=text,
+            path=_node_path(model, segment.root),
+            chars=segment.text_len,
+            anchor_chars=segment.anchor_len,
+            link_count=segment.link_count,
+            punct_count=segment.punct_count,
+            content_probability=round(judgement.content_probability, 4),
+            similarity=round(judgement.similarity, 4),
+            features=judgement.features,
+            links=[Link(model.links[i].url, model.links[i].text) for i in segment.links],
+            images=[_image(model, i) for i in segment.images],
+        )
+        for index, (segment, text, judgement) in enumerate(
+            zip(segments, texts, judgements, strict=False)
+        )
+    ]
+
+
+def _visible_sample(model: PageModel, limit: int = 4000) -> str:
+    """Up to ``limit`` characters of the page's visible text (for the language guess)."""
+    parts: list[str] = []
+    size = 0
+    for run in model.runs:
+        parts.append(run.text)
+        size += len(run.text)
+        if size >= limit:
+            break
+    return "".join(parts)[:limit]
 
 
 def _extract(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -69,6 +70,10 @@ class CleanResult:
     main text), "forum" (a thread: posts with their authors and dates), "listing" (a hub,
     list or collection page: its items are the text) or "other" (no main content);
     ``date`` is the publication date the page shows (``YYYY-MM-DD``) or None.
+
+    ``blocks`` are built on first access (segmenting and classifying a page costs about a
+    fifth of cleaning it, and a caller that wants the text only does not pay for it); until
+    then the result keeps a reference to the parsed page.
     """
 
     url: str | None
@@ -76,9 +81,18 @@ class CleanResult:
     text: str
     lang: str
     encoding: str
-    blocks: list[Block] = field(default_factory=list)
     page_type: str = "article"
     date: str | None = None
+    built_blocks: list[Block] | None = field(default=None, repr=False)
+    block_builder: Callable[[], list[Block]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def blocks(self) -> list[Block]:
+        """The page's blocks in reading order, with their labels (built on first access)."""
+        if self.built_blocks is None:
+            builder, self.block_builder = self.block_builder, None
+            self.built_blocks = builder() if builder is not None else []
+        return self.built_blocks
 
     def links_by_label(self) -> dict[str, list[Link]]:
         """Links grouped by the label of the block they sit in."""

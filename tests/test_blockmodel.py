@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from scrapy_webclean.html.loader import parse_html
-from scrapy_webclean.segmentation.blockmodel import build_page_model
+from scrapy_webclean.segmentation.blockmodel import PageModel, build_page_model
 from scrapy_webclean.segmentation.tagclasses import TagClass, tag_class
 
 PAGE = """<html><head><title> A  page </title></head><body>
@@ -82,13 +82,21 @@ def test_invisible_subtrees_are_marked() -> None:
     assert "hidden" not in texts and "invisible" not in texts and "color" not in texts
 
 
+def _deepest(model: PageModel) -> int:
+    """Levels from the root to the most deeply nested node."""
+    depth = [0] * len(model)
+    for i in range(1, len(model)):
+        depth[i] = depth[model.parents[i]] + 1
+    return max(depth)
+
+
 def test_deeper_than_the_recursion_limit_without_flattening() -> None:
     depth = sys.getrecursionlimit() + 500  # libxml2 keeps up to 2048 levels
     html = "<html><body>" + "<div>" * depth + "deep text" + "</div>" * depth + "</body></html>"
     root, flattened = parse_html(html)
     assert not flattened
     model = build_page_model(root)
-    assert model.max_depth > depth
+    assert _deepest(model) > depth
     assert model.text_len[0] == len("deep text")
 
 
@@ -104,4 +112,31 @@ def test_hundred_thousand_nested_divs() -> None:
     root, _ = parse_html(html)
     model = build_page_model(root)
     assert model.text_len[0] == len("top") + len("deep text")
-    assert model.max_depth <= 1100
+    assert _deepest(model) <= 1100
+
+
+def test_link_resolution_matches_urljoin() -> None:
+    from urllib.parse import urljoin
+
+    from scrapy_webclean.segmentation.blockmodel import _Resolver
+
+    hrefs = [
+        "/a/b",
+        "//cdn.example.org/x.png",
+        "c/d.html",
+        "../up.html",
+        "./here.html",
+        "?page=2",
+        "#top",
+        "https://other.org/",
+        "mailto:someone@example.com",
+        "tel:+123",
+        " spaced.html ",
+        "/x?#frag",
+        "a/b?",
+    ]
+    for base in ("https://example.com/news/2024/story.html?x=1", "http://example.com", None):
+        resolve = _Resolver(base)
+        for href in hrefs:
+            expected = href.strip() if base is None else urljoin(base, href.strip())
+            assert resolve(href) == expected, (base, href)

@@ -145,7 +145,7 @@ def extract_main(
     hints = node_hints(model, prose, forum)
     noisy = [
         (line.units < opts.short_noise_units and noise_re.search(line.text))
-        or CONSENT_RE.search(line.text) is not None
+        or (_mentions_cookies(line.text) and CONSENT_RE.search(line.text) is not None)
         for line in lines
     ]
     if template_flags is not None:
@@ -212,6 +212,12 @@ CONSENT_RE = re.compile(
     r"\b(?:consent|accept)\b.{0,200}\bcookies?\b|使用cookie|cookie政策|Cookie 政策",
     re.I,
 )
+
+
+def _mentions_cookies(text: str) -> bool:
+    """Every consent pattern names cookies: a cheap test before the regex."""
+    return "ookie" in text or "OOKIE" in text
+
 
 #: Headings that open a block of links or teasers to *other* pages, in several languages.
 RELATED_HEADING_RE = re.compile(

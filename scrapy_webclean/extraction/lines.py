@@ -32,17 +32,18 @@ class Line:
     punct: int
     units: float
     custom: bool = False
+    prose: bool = False
 
     @property
     def link_density(self) -> float:
         """Anchor chars / chars (0-1)."""
         return self.anchor_chars / self.chars if self.chars else 0.0
 
-    @property
-    def prose(self) -> bool:
-        """True when the line ends like a sentence or carries sentence punctuation."""
-        stripped = self.text.rstrip("”’\"')）」』] ")
-        return bool(stripped) and stripped[-1] in _SENTENCE_END
+
+def is_prose(text: str) -> bool:
+    """True when a line ends like a sentence (closing quotes and brackets aside)."""
+    stripped = text.rstrip("”’\"')）」』] ")
+    return bool(stripped) and stripped[-1] in _SENTENCE_END
 
 
 def build_lines(model: PageModel) -> list[Line]:
@@ -79,6 +80,7 @@ def build_lines(model: PageModel) -> list[Line]:
                     punctuation_count(text),
                     text_units(text),
                     custom,
+                    is_prose(text),
                 )
             )
         start = position

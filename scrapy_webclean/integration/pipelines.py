@@ -111,6 +111,7 @@ class CleanPipeline:
             result = self.cleaner.clean(
                 html, url if isinstance(url, str) else None, content_type=content_type
             )
+            data = result.to_dict(include_blocks=self.include_blocks)  # builds the blocks
         except CleanError as exc:
             return self._failed(item, adapter, url, exc.reason, str(exc))
         except Exception as exc:  # never let one page stop the crawl
@@ -120,7 +121,6 @@ class CleanPipeline:
             self._seconds += time.perf_counter() - started
             self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))
 
-        data = result.to_dict(include_blocks=self.include_blocks)
         self._set_fields(item, adapter, data)
         if not self.keep_html:
             self._remove(item, adapter, self.html_field)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _KANA_RE = re.compile(r"[\u3040-\u30ff]")
@@ -192,7 +193,11 @@ def guess_language(text: str, sample_chars: int = 4000) -> str:
     words = [w.lower() for w in _WORD_RE.findall(sample, 0, 1500)]
     if not words:
         return "und"
-    scores = {lang: sum(w in markers for w in words) for lang, markers in _LATIN_MARKERS.items()}
+    counts = Counter(words)
+    scores = {
+        lang: sum(counts[w] for w in markers if w in counts)
+        for lang, markers in _LATIN_MARKERS.items()
+    }
     best = max(scores, key=lambda lang: scores[lang])
     return best if scores[best] >= max(1, 0.05 * len(words)) else "und"
 
