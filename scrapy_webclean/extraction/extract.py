@@ -312,27 +312,31 @@ def _second_opinion(
         and line.link_density < opts.max_link_density
         and line.units >= opts.recover_min_units
     ]
+    # Both judges must agree: the cheap one (path similarity) runs first, and the TF-IDF
+    # of the page's scopes is computed only when some line passes it.
+    longest = max(kept_lines, key=lambda i: lines[i].chars)
+    reference = tag_path(model, lines[longest].node)
+    threshold = path_threshold(len(reference))
+    candidates = [
+        i
+        for i in candidates
+        if path_similarity(reference, tag_path(model, lines[i].node)) > threshold
+    ]
     if not candidates:
         return
-    n = len(model)
-    scope_of = [-1] * n
+    scope_of = [-1] * len(model)
     scopes = link_density_blocks(model)
     for position, block in enumerate(scopes):
         end = block.node + model.node_count[block.node]
         scope_of[block.node : end] = [position] * (end - block.node)
-    texts = [""] * len(scopes)
+    pieces: list[list[str]] = [[] for _ in scopes]
     for line in lines:
         if scope_of[line.node] >= 0:
-            texts[scope_of[line.node]] += line.text + "\n"
-    main, cosines = prune_scores(texts)
-    longest = max(kept_lines, key=lambda i: lines[i].chars)
-    reference = tag_path(model, lines[longest].node)
-    threshold = path_threshold(len(reference))
+            pieces[scope_of[line.node]].append(line.text)
+    main, cosines = prune_scores(["\n".join(texts) for texts in pieces])
     for i in candidates:
         scope = scope_of[lines[i].node]
-        if scope < 0 or scope == main or cosines[scope] < opts.cosine_lambda:
-            continue
-        if path_similarity(reference, tag_path(model, lines[i].node)) > threshold:
+        if scope >= 0 and scope != main and cosines[scope] >= opts.cosine_lambda:
             kept[i] = True
 
 

@@ -78,6 +78,10 @@ _HINTED_TAGS = frozenset(
 )
 
 
+#: Attributes whose words hint at a container's role.
+_HINT_ATTRIBUTES = frozenset(("class", "id", "role", "itemprop"))
+
+
 def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> list[int]:
     """Per node: the hint of its nearest hinted ancestor-or-self (one of the constants).
 
@@ -93,17 +97,8 @@ def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> lis
         inherited = hints[parents[i]]
         own = NEUTRAL
         if tags[i] in _HINTED_TAGS and prose[i] <= limit:
-            element = elements[i]
             words = " ".join(
-                filter(
-                    None,
-                    (
-                        element.get("class"),
-                        element.get("id"),
-                        element.get("role"),
-                        element.get("itemprop"),
-                    ),
-                )
+                value for key, value in elements[i].items() if key in _HINT_ATTRIBUTES
             )
             if words:
                 own = _classify(words, tags[i], forum)

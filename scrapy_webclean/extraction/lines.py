@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scrapy_webclean.segmentation.blockmodel import PageModel, punctuation_count
+from scrapy_webclean.segmentation.blockmodel import PageModel
 from scrapy_webclean.segmentation.classify import text_units
 from scrapy_webclean.segmentation.tagclasses import TagClass
 
@@ -29,7 +29,6 @@ class Line:
     text: str
     chars: int
     anchor_chars: int
-    punct: int
     units: float
     custom: bool = False
     prose: bool = False
@@ -77,7 +76,6 @@ def build_lines(model: PageModel) -> list[Line]:
                     text,
                     chars,
                     anchor,
-                    punctuation_count(text),
                     text_units(text),
                     custom,
                     is_prose(text),

@@ -238,15 +238,47 @@ class _Resolver:
 
 
 def _read_head(root: etree._Element, model: PageModel, url: str | None) -> None:
-    title = root.find(".//title")
+    # Searched in <head> first (a whole-tree search costs as much as a tenth of the walk).
+    head = root.find("head")
+    scope = head if head is not None else root
+    title = scope.find("title")
+    if title is None:
+        title = root.find(".//title")
     if title is not None:
         model.title = collapse_ws(title.xpath("string()")).strip()
-    base = root.find(".//base[@href]")
+    base = scope.find("base[@href]")
     model.base_url = _absolute(url, base.get("href", "")) if base is not None else url
-    for meta in root.iterfind(".//meta[@property='og:title']"):
+    for meta in scope.iterfind("meta[@property='og:title']"):
         model.meta_title = collapse_ws(meta.get("content", "")).strip()
         break
     model.lang_attr = (root.get("lang") or "").strip().lower()
+
+
+# The walk's per-tag table: (name, Quark class, role in the walk).
+_PLAIN, _BREAK, _ANCHOR, _IMAGE, _INVISIBLE = 0, 1, 2, 3, 4
+_WALK_INFO: dict[object, tuple[str, TagClass, int]] = {}
+_NO_INFO = ("", TagClass.A, _PLAIN)
+
+
+def _walk_info(tag: object) -> tuple[str, TagClass, int]:
+    """The walk's facts about a tag (computed once per distinct tag, then cached)."""
+    if not isinstance(tag, str):  # a comment or processing instruction
+        return _NO_INFO
+    cls = TAG_CLASSES.get(tag) or tag_class(tag)
+    if cls is TagClass.S:
+        role = _INVISIBLE
+    elif tag == "a":
+        role = _ANCHOR
+    elif tag == "img":
+        role = _IMAGE
+    elif tag in BREAK_TAGS:
+        role = _BREAK
+    else:
+        role = _PLAIN
+    info = (tag, cls, role)
+    if len(_WALK_INFO) < 10_000:  # bounded: custom element names are unlimited
+        _WALK_INFO[tag] = info
+    return info
 
 
 def build_page_model(
@@ -271,92 +303,95 @@ def build_page_model(
     _read_head(root, model, url)
     resolve = _Resolver(model.base_url)
     custom_tag_set = frozenset(t.lower() for t in custom_tags)
-    hidden = _hidden_elements(root) if honor_hidden else frozenset()
 
     elements, tags, classes, parents = model.elements, model.tags, model.classes, model.parents
     visible, runs, links, images = model.visible, model.runs, model.links, model.images
+    add_element, add_tag, add_class = elements.append, tags.append, classes.append
+    add_parent, add_visible = parents.append, visible.append
 
     # This loop runs once per element of every page cleaned: it is kept lean on purpose
-    # (per-node counts are filled in afterwards from the runs and links, in bulk).
+    # (per-node counts are filled in afterwards from the runs and links, in bulk; one dict
+    # lookup per tag gives its class and role in the walk).
     stack: list[int] = []
+    push, pop = stack.append, stack.pop
     anchor_stack: list[tuple[int, int, str | None]] = []  # (node, first run, href)
     pending_break = False
     pending_space = False
     hidden_count = 0
-    class_of = TAG_CLASSES.get
-    script_class = TagClass.S
+    index = -1
+    walk_info = _WALK_INFO.get
 
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
-            index = len(tags)
+            index += 1
             tag = el.tag
-            # libxml2's HTML parser gives lower-case tag names already.
-            if isinstance(tag, str):
-                name = tag
-                cls = class_of(name) or tag_class(name)
-            else:  # comment or processing instruction
-                name = ""
-                cls = TagClass.A
+            info = walk_info(tag)
+            if info is None:
+                info = _walk_info(tag)
+            name, cls, role = info
             if stack:
                 parent = stack[-1]
-                is_visible = cls is not script_class and visible[parent]
+                is_visible = role != _INVISIBLE and visible[parent]
             else:
                 parent = -1
-                is_visible = cls is not script_class
+                is_visible = role != _INVISIBLE
             # (aria-hidden hides from screen readers only: such text is on screen.)
-            if is_visible and hidden and el in hidden:
-                is_visible = False
-                hidden_count += 1
-            elements.append(el)
-            tags.append(name)
-            classes.append(cls)
-            parents.append(parent)
-            visible.append(is_visible)
-            stack.append(index)
+            if is_visible and honor_hidden:
+                style = el.get("style")
+                if (style and _HIDDEN_STYLE_RE.search(style)) or el.get("hidden") is not None:
+                    is_visible = False
+                    hidden_count += 1
+            add_element(el)
+            add_tag(name)
+            add_class(cls)
+            add_parent(parent)
+            add_visible(is_visible)
+            push(index)
             if not is_visible:
                 walker.skip_subtree()
                 continue
-            if name in BREAK_TAGS:
-                pending_break = True
-            if name == "a":
-                href = el.get("href")
-                href = href.strip() if href else None
-                if href and not href.startswith(("javascript:", "#")):
-                    links.append(LinkRef(index, resolve(href), len(runs)))
-                else:
-                    href = None
-                anchor_stack.append((index, len(runs), href))
-            elif name == "img":
-                src = _image_src(el)
-                if src:
-                    images.append(
-                        ImageRef(
-                            index,
-                            len(runs),
-                            resolve(src),
-                            collapse_ws(el.get("alt", "")).strip(),
-                            collapse_ws(el.get("title", "")).strip(),
-                            _dimension(el.get("width")),
-                            _dimension(el.get("height")),
-                            anchor_stack[-1][2] if anchor_stack else None,
+            if role:
+                if role == _BREAK:
+                    pending_break = True
+                elif role == _ANCHOR:
+                    href = el.get("href")
+                    href = href.strip() if href else None
+                    if href and not href.startswith(("javascript:", "#")):
+                        links.append(LinkRef(index, resolve(href), len(runs)))
+                    else:
+                        href = None
+                    anchor_stack.append((index, len(runs), href))
+                elif role == _IMAGE:
+                    src = _image_src(el)
+                    if src:
+                        images.append(
+                            ImageRef(
+                                index,
+                                len(runs),
+                                resolve(src),
+                                collapse_ws(el.get("alt", "")).strip(),
+                                collapse_ws(el.get("title", "")).strip(),
+                                _dimension(el.get("width")),
+                                _dimension(el.get("height")),
+                                anchor_stack[-1][2] if anchor_stack else None,
+                            )
                         )
-                    )
             raw = el.text
             owner = index
         else:
-            index = stack.pop()
-            if visible[index]:
-                name = tags[index]
-                if name == "a" and anchor_stack and anchor_stack[-1][0] == index:
+            closed = pop()
+            if visible[closed]:
+                role = walk_info(tags[closed], _NO_INFO)[2]
+                if role == _BREAK:
+                    pending_break = True
+                elif role == _ANCHOR and anchor_stack and anchor_stack[-1][0] == closed:
                     _, first_run, href = anchor_stack.pop()
                     if href is not None:
                         anchor = "".join(run.text for run in runs[first_run:])
                         links[
-                            -1 if links[-1].node == index else _find_link(links, index)
+                            -1 if links[-1].node == closed else _find_link(links, closed)
                         ].text = collapse_ws(anchor).strip()
-                if name in BREAK_TAGS:
-                    pending_break = True
             raw = el.tail
             if not raw or not stack:
                 continue
@@ -382,17 +417,6 @@ def build_page_model(
     if custom_patterns:
         _mark_custom_patterns(model, custom_patterns)
     return model
-
-
-def _hidden_elements(root: etree._Element) -> frozenset[etree._Element]:
-    """Elements hidden by the ``hidden`` attribute or an inline ``display: none`` /
-    ``visibility: hidden`` (found by one XPath query, so the walk tests set membership)."""
-    found = root.xpath("descendant-or-self::*[@hidden or @style]")
-    return frozenset(
-        el
-        for el in found
-        if el.get("hidden") is not None or _HIDDEN_STYLE_RE.search(el.get("style") or "")
-    )
 
 
 def _own_counts(model: PageModel, custom_tag_set: frozenset[str]) -> None:

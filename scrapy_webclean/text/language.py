@@ -11,6 +11,9 @@ _HANGUL_RE = re.compile(r"[\uac00-\ud7af]")
 _CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 _ARABIC_RE = re.compile(r"[\u0600-\u06ff]")
 _LETTER_RE = re.compile(r"[^\W\d_]", re.UNICODE)
+_OTHER_SCRIPTS_RE = re.compile(
+    r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af\u0400-\u04ff\u0600-\u06ff]"
+)
 _WORD_RE = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 # A handful of the most frequent function words per language: enough to tell them apart.
@@ -175,6 +178,9 @@ def guess_language(text: str, sample_chars: int = 4000) -> str:
     Looks at the first ``sample_chars`` characters only, so the cost is bounded.
     """
     sample = text[:sample_chars]
+    if sample.isascii() or not _OTHER_SCRIPTS_RE.search(sample):
+        # No letter of another script to count: straight to the Latin markers.
+        return _latin_language(sample)
     letters = len(_LETTER_RE.findall(sample))
     if letters == 0:
         return "und"
@@ -190,6 +196,10 @@ def guess_language(text: str, sample_chars: int = 4000) -> str:
         return "ru"
     if len(_ARABIC_RE.findall(sample)) > 0.3 * letters:
         return "ar"
+    return _latin_language(sample)
+
+
+def _latin_language(sample: str) -> str:
     words = [w.lower() for w in _WORD_RE.findall(sample, 0, 1500)]
     if not words:
         return "und"
