@@ -437,19 +437,21 @@ def _widen_to_main(
     opts: ExtractOptions,
 ) -> list[tuple[int, int]]:
     """HTML5 says ``<main>`` (or ``role="main"``) holds the dominant content: when the
-    region lies inside the page's one main element and the rest of it does not score
-    negative, the whole main element is the region (landing and service pages spread their
+    region lies inside a main element (the nearest one around it; the page's only
+    ``<main>`` when it has one) and the rest of it does not score negative, the whole
+    main element is the region (landing and service pages spread their
     content over many short sections that no single one of them represents)."""
     if not ranges or not opts.use_main_element:
         return ranges
-    mains = [
-        i
-        for i, tag in enumerate(model.tags)
-        if model.visible[i] and (tag == "main" or model.elements[i].get("role") == "main")
-    ]
-    if len(mains) != 1:
+    tags, elements, parents = model.tags, model.elements, model.parents
+    main_tags = [i for i, tag in enumerate(tags) if tag == "main" and model.visible[i]]
+    if len(main_tags) > 1:
         return ranges
-    main = mains[0]
+    main = ranges[0][0]
+    while main > 0 and tags[main] != "main" and elements[main].get("role") != "main":
+        main = parents[main]
+    if main <= 0 or (main_tags and main_tags[0] != main):
+        return ranges
     end = main + model.node_count[main]
     region_score = sum(subtree[start] for start, _ in ranges)
     if all(main <= start and stop <= end for start, stop in ranges) and (

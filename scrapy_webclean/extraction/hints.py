@@ -92,14 +92,15 @@ def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> lis
     total = prose[0] if n else 0.0
     limit = MAX_HINTED_SHARE * total
     hints = [NEUTRAL] * n
-    tags, parents, elements = model.tags, model.parents, model.elements
+    tags, parents, elements, text_len = model.tags, model.parents, model.elements, model.text_len
     for i in range(1, n):
+        if not text_len[i]:
+            # No visible text below: no line sits here, so its hint is never asked for.
+            continue
         inherited = hints[parents[i]]
         own = NEUTRAL
         if tags[i] in _HINTED_TAGS and prose[i] <= limit:
-            words = " ".join(
-                value for key, value in elements[i].items() if key in _HINT_ATTRIBUTES
-            )
+            words = " ".join(value for key, value in elements[i].items() if key in _HINT_ATTRIBUTES)
             if words:
                 own = _classify(words, tags[i], forum)
         # The tags themselves are reliable: only a page that wraps nearly all its prose in

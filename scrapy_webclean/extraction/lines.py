@@ -48,38 +48,35 @@ def is_prose(text: str) -> bool:
 def build_lines(model: PageModel) -> list[Line]:
     """Group the page's runs into lines, in reading order."""
     runs = model.runs
-    classes, parents = model.classes, model.parents
+    classes, parents, custom_marks = model.classes, model.parents, model.custom
+    inline = TagClass.D
     lines: list[Line] = []
-    start = 0
     n = len(runs)
-    for position in range(1, n + 1):
-        if position < n and not runs[position].line_break:
-            continue
-        pieces = [run.text for run in runs[start:position]]
-        text = "".join(pieces).strip()
-        if text:
+    # Line starts: the first run and every run after a line break.
+    starts = [0] + [i for i in range(1, n) if runs[i].line_break] if n else []
+    starts.append(n)
+    for start, end in zip(starts, starts[1:], strict=False):
+        if end - start == 1:  # most lines are one run
+            run = runs[start]
+            text = run.text.strip()
+            chars = run.length
+            anchor = chars if run.anchor else 0
+        else:
+            pieces = runs[start:end]
+            text = "".join([run.text for run in pieces]).strip()
             chars = anchor = 0
-            for run in runs[start:position]:
+            for run in pieces:
                 chars += run.length
                 if run.anchor:
                     anchor += run.length
-            node = runs[start].owner
-            custom = model.custom[node]
-            while node > 0 and classes[node] is TagClass.D:
-                node = parents[node]
-                custom = custom or model.custom[node]
-            lines.append(
-                Line(
-                    start,
-                    position,
-                    node,
-                    text,
-                    chars,
-                    anchor,
-                    text_units(text),
-                    custom,
-                    is_prose(text),
-                )
-            )
-        start = position
+        if not text:
+            continue
+        node = runs[start].owner
+        custom = custom_marks[node]
+        while node > 0 and classes[node] is inline:
+            node = parents[node]
+            custom = custom or custom_marks[node]
+        lines.append(
+            Line(start, end, node, text, chars, anchor, text_units(text), custom, is_prose(text))
+        )
     return lines

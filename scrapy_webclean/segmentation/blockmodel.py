@@ -408,7 +408,9 @@ def build_page_model(
         if pending_space and text[0] != " ":
             text = " " + text
         pending_space = False
-        runs.append(TextRun(owner, text, bool(anchor_stack), pending_break, len(text.strip())))
+        # (the collapsed text has at most one space at each end, and a non-space inside)
+        length = len(text) - (text[0] == " ") - (text[-1] == " ")
+        runs.append(TextRun(owner, text, bool(anchor_stack), pending_break, length))
         pending_break = False
 
     model.hidden_nodes = hidden_count
