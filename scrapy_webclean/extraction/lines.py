@@ -9,6 +9,7 @@ ancestor-or-self of its first run's owner that is not an inline (D-class) elemen
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from scrapy_webclean.segmentation.blockmodel import PageModel
 from scrapy_webclean.segmentation.classify import text_units
@@ -55,7 +56,7 @@ def build_lines(model: PageModel) -> list[Line]:
     # Line starts: the first run and every run after a line break.
     starts = [0] + [i for i in range(1, n) if runs[i].line_break] if n else []
     starts.append(n)
-    for start, end in zip(starts, starts[1:], strict=False):
+    for start, end in pairwise(starts):
         if end - start == 1:  # most lines are one run
             run = runs[start]
             text = run.text.strip()
