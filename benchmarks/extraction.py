@@ -25,6 +25,9 @@ Extractors:
 * ``ours`` -- ``scrapy_webclean.Cleaner`` if the package has it (one Cleaner per set, fed
   the pages in crawl order, so it learns each site's template), else ``clean_html``;
 * ``ours-stateless`` -- ``scrapy_webclean.clean_html``, one page at a time;
+* ``ours+blocks`` -- as ``ours``, plus the page's blocks (segmented, classified, links and
+  images grouped by label through ``to_dict()``): what the crawl's pipeline pays per page
+  (``CleanResult.blocks`` is built on first access, so ``ours`` does not pay for it);
 * ``trafilatura`` -- ``extract(html, url=..., include_comments=False)``;
 * ``trafilatura+comments`` -- ``extract(html, url=...)``, the library default (comments in);
 * ``trafilatura-precision`` -- ``extract(..., include_comments=False, favor_precision=True)``;
@@ -82,6 +85,7 @@ ALL_SETS = ("scrapinghub", "wcxb-dev", "zh-news-silver", "zh-netease-template")
 ALL_EXTRACTORS = (
     "ours",
     "ours-stateless",
+    "ours+blocks",
     "trafilatura",
     "trafilatura+comments",
     "trafilatura-precision",
@@ -284,7 +288,7 @@ def html_fragment_text(fragment: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _ours_factory(stateful: bool) -> Callable[[], Extract]:
+def _ours_factory(stateful: bool, with_blocks: bool = False) -> Callable[[], Extract]:
     def build() -> Extract:
         import scrapy_webclean
 
@@ -293,7 +297,10 @@ def _ours_factory(stateful: bool) -> Callable[[], Extract]:
             cleaner = cleaner_cls()
 
             def run_cleaner(page: Page, _html: str) -> str:
-                return str(cleaner.clean(page.body, page.url).text)
+                result = cleaner.clean(page.body, page.url)
+                if with_blocks:  # what the crawl's pipeline exports: links/images by label
+                    result.to_dict()
+                return str(result.text)
 
             return run_cleaner
 
@@ -400,6 +407,7 @@ def build_extractor(name: str, language: str) -> Callable[[Page, str], Outcome]:
     factories: dict[str, Callable[[], Extract]] = {
         "ours": _ours_factory(stateful=True),
         "ours-stateless": _ours_factory(stateful=False),
+        "ours+blocks": _ours_factory(stateful=True, with_blocks=True),
         "trafilatura": _trafilatura_factory(include_comments=False),
         "trafilatura+comments": _trafilatura_factory(),
         "trafilatura-precision": _trafilatura_factory(include_comments=False, favor_precision=True),

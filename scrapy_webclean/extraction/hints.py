@@ -23,7 +23,8 @@ _START = r"(?<![a-z0-9])"
 COMMENT_RE = re.compile(_START + r"(?:comment|disqus|respond|replies|reply)", re.I)
 #: Containers that are never main content, whatever they hold.
 STRONG_NEGATIVE_RE = re.compile(
-    _START + r"(?:related|recommend|more-stories|read-more|also-read|share|sharing|social|"
+    _START
+    + r"(?:related|ticker|breaking-?news|recommend|more-stories|read-more|also-read|share|sharing|social|"
     r"sidebar|side-bar|footer|breadcrumb|newsletter|subscri|cookie|consent|outbrain|"
     r"taboola|promo|sponsor|advert|adsense|dfp|navbar|menu|nav-|navigation|masthead|popup|"
     r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"

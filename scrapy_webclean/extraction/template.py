@@ -119,17 +119,26 @@ def site_of(url: str | None) -> str | None:
 
 
 def line_signatures(model: PageModel, lines: Sequence[Line]) -> list[int]:
-    """A 64-bit signature per line: its text and the tags of its last containers."""
+    """A 64-bit signature per line: its text and the tag names of its last containers."""
     tags, parents = model.tags, model.parents
+    above: dict[int, str] = {}  # parent node -> its own path (lines share parents)
     signatures = []
+    blake2b, from_bytes = hashlib.blake2b, int.from_bytes
     for line in lines:
-        path: list[str] = []
         node = line.node
-        while node > 0 and len(path) < PATH_DEPTH:
-            path.append(tags[node])
-            node = parents[node]
-        data = (line.text + "\x00" + "/".join(path)).encode("utf-8", "surrogatepass")
-        signatures.append(int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big"))
+        parent = parents[node] if node > 0 else -1
+        path = above.get(parent)
+        if path is None:
+            names: list[str] = []
+            walk = parent
+            while walk > 0 and len(names) < PATH_DEPTH - 1:
+                names.append(tags[walk])
+                walk = parents[walk]
+            path = above[parent] = "/".join(names)
+        if node > 0:
+            path = tags[node] + "/" + path if path else tags[node]
+        data = (line.text + "\x00" + path).encode("utf-8", "surrogatepass")
+        signatures.append(from_bytes(blake2b(data, digest_size=8).digest(), "big"))
     return signatures
 
 
