@@ -224,3 +224,59 @@ def test_text_rendered_twice_for_noscript_is_kept_once() -> None:
     html = page(f'<div class="app">{body}</div><noscript><div>{body}</div></noscript>')
     text = clean_html(html).text
     assert text.count("Second.") == 1
+
+
+def test_react_streamed_segments_are_read_where_they_are_shown() -> None:
+    html = page(
+        '<nav><a href="/a">Pricing</a> <a href="/b">Docs</a></nav>'
+        '<main><h1>Headline here</h1><template id="B:0"></template><p>Loading...</p>'
+        '<div id="tail-note">Footnote after the boundary.</div></main>'
+        f'<div hidden id="S:0"><article><p>{PROSE} First.</p>'
+        f'<template id="P:1"></template></article></div>'
+        f'<div hidden id="S:1"><p>{PROSE} Second.</p></div>'
+        '<div hidden id="S:9"><p>A segment React never shows has no placeholder.</p></div>'
+        "<script>$RC('B:0','S:0');$RS('S:1','P:1')</script>"
+    )
+    text = clean_html(html).text
+    assert text.index("First.") < text.index("Second.")
+    assert "never shows" not in text and "Pricing" not in text
+
+
+def test_site_root_detection() -> None:
+    from scrapy_webclean.extraction.extract import is_site_root
+
+    for url in (
+        "https://example.com",
+        "https://example.com/",
+        "http://example.com/index.html",
+        "https://shop.example.com/?utm_source=x&srsltid=abc",
+    ):
+        assert is_site_root(url), url
+    for url in (
+        None,
+        "https://example.com/news/story.html",
+        "https://example.com/?page=2",
+        "ftp://example.com/",
+    ):
+        assert not is_site_root(url), url
+
+
+def test_a_front_page_is_read_as_a_landing_page() -> None:
+    sections = "".join(
+        f"<section><h3>{name}</h3><div>Faster {name.lower()}</div></section>"
+        for name in ("Planning", "Tracking", "Reporting", "Sharing")
+    )
+    html = page(
+        '<header><a href="/">Logo</a><nav><a href="/p">Pricing</a> <a href="/d">Docs</a>'
+        '<a href="/l">Log in</a></nav></header>'
+        f"<div><h1>The tool for teams</h1><div class='hero'><div><p>{PROSE}</p><p>{PROSE}</p>"
+        f"</div></div><div class='features'><div>{sections}</div></div></div>"
+        "<footer>Copyright 2026 Example Inc. All rights reserved.</footer>"
+    )
+    landing = clean_html(html, "https://example.com/").text
+    for name in ("Planning", "Tracking", "Reporting", "Sharing"):
+        assert f"Faster {name.lower()}" in landing
+    assert "Pricing" not in landing and "Copyright" not in landing
+    # At an article's URL the same page is read as an article: the prose is the text.
+    article = clean_html(html, "https://example.com/blog/2026/the-tool.html").text
+    assert PROSE in article and "Faster planning" not in article

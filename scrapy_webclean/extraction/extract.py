@@ -30,6 +30,7 @@ finally "content" when most of its text was kept here.
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlsplit
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,6 +74,8 @@ class ExtractOptions:
     recover_outside_region: bool = True
     cosine_lambda: float = 0.1
     recover_min_units: float = 40.0
+    #: Read a site's front page as a landing page (its whole main element is content).
+    landing_pages: bool = True
 
 
 @dataclass(slots=True)
@@ -178,6 +181,14 @@ def extract_main(
             "listing",
         )
     ranges = _widen_to_main(model, ranges, subtree, opts)
+    if opts.landing_pages and is_site_root(url):
+        # A site's front page is a landing page, never one article: its content is
+        # spread over many short sections (tagline, features, calls to action), so the
+        # whole main element (or body) is the region; the verdicts still drop the
+        # navigation, link lists, noise and negative containers.
+        whole = _landing_region(model)
+        if whole > 0:
+            region, ranges = whole, [(whole, whole + model.node_count[whole])]
     if not ranges:
         return Extraction(
             lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
@@ -459,6 +470,42 @@ def _widen_to_main(
     ):
         return [(main, end)]
     return ranges
+
+
+def is_site_root(url: str | None) -> bool:
+    """True for a site's front page: an http(s) URL with an empty path (or "/", or an
+    index file) and no query other than tracking parameters."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    path = parts.path.lower()
+    if path not in ("", "/") and not _INDEX_PATH_RE.fullmatch(path):
+        return False
+    return all(key.startswith(_TRACKING_PREFIXES) for key in parse_qs(parts.query))
+
+
+_INDEX_PATH_RE = re.compile(r"/(?:index|default|home)\.(?:html?|php|aspx?|jsp)")
+_TRACKING_PREFIXES = ("utm_", "srsltid", "gclid", "fbclid", "ref", "source")
+
+
+def _landing_region(model: PageModel) -> int:
+    """The page's one ``<main>`` (or ``role="main"``) element, else its ``<body>``."""
+    mains = [
+        i
+        for i, tag in enumerate(model.tags)
+        if model.visible[i] and model.text_len[i] and tag == "main"
+    ]
+    if len(mains) == 1:
+        return mains[0]
+    for i, tag in enumerate(model.tags):
+        if tag == "body":
+            return i
+    return -1
 
 
 def _best_list(

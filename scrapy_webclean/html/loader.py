@@ -324,7 +324,58 @@ def parse_html(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> tuple[etree._El
         flattened = True
     if root is None:
         raise EmptyDocument("the page has no elements")
+    if _STREAMED_MARK in text:
+        place_streamed_segments(root)
     return root, flattened
+
+
+#: React's streamed server rendering (React 18+, Next.js app router) sends the page's late
+#: parts at the end of the body as ``<div hidden id="S:n">`` and script calls
+#: (``$RC("B:n", "S:n")``, ``$RS("S:n", "P:n")``) move each into its placeholder
+#: (``<template id="B:n">`` or ``<template id="P:n">``) at once.
+_STREAMED_MARK = 'id="S:'
+_STREAMED_XPATH = etree.XPath("//div[@hidden][starts-with(@id, 'S:')]")
+
+
+def place_streamed_segments(root: etree._Element) -> int:
+    """Do what React's ``$RC``/``$RS`` do on load: put each streamed segment where its
+    placeholder is, visible. Returns how many segments were placed.
+
+    The placeholder's fallback (a spinner or skeleton, usually without text) stays; a
+    segment without a placeholder is left hidden, as React leaves it.
+    """
+    templates = {
+        template.get("id"): template
+        for template in root.iter("template")
+        if (template.get("id") or "").startswith(("B:", "P:"))
+    }
+    placed = 0
+    for segment in _STREAMED_XPATH(root):
+        number = segment.get("id", "")[2:]
+        target = templates.get("B:" + number)
+        if target is None:
+            target = templates.get("P:" + number)
+        if target is None or target.getparent() is None:
+            continue
+        _keep_tail(segment)
+        target.addprevious(segment)  # lxml moves the element
+        del segment.attrib["hidden"]
+        placed += 1
+    return placed
+
+
+def _keep_tail(element: etree._Element) -> None:
+    """Leave an element's tail text where it is before the element is moved."""
+    tail, element.tail = element.tail, None
+    if not tail:
+        return
+    previous = element.getprevious()
+    if previous is not None:
+        previous.tail = (previous.tail or "") + tail
+    else:
+        parent = element.getparent()
+        if parent is not None:
+            parent.text = (parent.text or "") + tail
 
 
 def load_html(
