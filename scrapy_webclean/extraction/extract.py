@@ -30,9 +30,9 @@ finally "content" when most of its text was kept here.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlsplit
 from collections.abc import Sequence
 from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
 
 from scrapy_webclean.extraction.hints import (
     POSITIVE,
@@ -181,14 +181,15 @@ def extract_main(
             "listing",
         )
     ranges = _widen_to_main(model, ranges, subtree, opts)
-    if opts.landing_pages and is_site_root(url):
+    if page_type == "article" and opts.landing_pages and is_site_root(url):
         # A site's front page is a landing page, never one article: its content is
         # spread over many short sections (tagline, features, calls to action), so the
         # whole main element (or body) is the region; the verdicts still drop the
-        # navigation, link lists, noise and negative containers.
+        # navigation, link lists, noise and negative containers. (A front page with a
+        # list of teasers is a hub: the listing reading above already has it.)
         whole = _landing_region(model)
         if whole > 0:
-            region, ranges = whole, [(whole, whole + model.node_count[whole])]
+            region, ranges = whole, [_landing_range(model, lines, whole)]
     if not ranges:
         return Extraction(
             lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
@@ -491,6 +492,22 @@ def is_site_root(url: str | None) -> bool:
 
 _INDEX_PATH_RE = re.compile(r"/(?:index|default|home)\.(?:html?|php|aspx?|jsp)")
 _TRACKING_PREFIXES = ("utm_", "srsltid", "gclid", "fbclid", "ref", "source")
+
+
+def _landing_range(model: PageModel, lines: list[Line], whole: int) -> tuple[int, int]:
+    """The node range of a landing page's content: the landing region, from its first
+    ``<h1>`` on when only a little text (a top bar, a slogan) comes before it; page
+    builders that put an ``<h1>`` half-way down get the whole region."""
+    end = whole + model.node_count[whole]
+    h1 = next((i for i in range(whole, end) if model.tags[i] == "h1"), -1)
+    if h1 < 0:
+        return whole, end
+    before = sum(line.chars for line in lines if whole <= line.node < h1)
+    return (h1, end) if before <= LANDING_MAX_CHARS_BEFORE_H1 else (whole, end)
+
+
+#: Text above a landing page's headline that may be dropped as the site's own (chars).
+LANDING_MAX_CHARS_BEFORE_H1 = 200
 
 
 def _landing_region(model: PageModel) -> int:
