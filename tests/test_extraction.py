@@ -280,3 +280,20 @@ def test_a_front_page_is_read_as_a_landing_page() -> None:
     # At an article's URL the same page is read as an article: the prose is the text.
     article = clean_html(html, "https://example.com/blog/2026/the-tool.html").text
     assert PROSE in article and "Faster planning" not in article
+
+
+def test_class_hints_read_roles_not_layout_or_state_words() -> None:
+    from scrapy_webclean.extraction.hints import (
+        NEUTRAL,
+        POSITIVE,
+        STRONG_NEGATIVE,
+        _classify,
+    )
+
+    assert _classify("sidebar widget-area", "div") == STRONG_NEGATIVE
+    assert _classify("news-ticker", "div") == STRONG_NEGATIVE
+    assert _classify("breaking-news", "div") == STRONG_NEGATIVE
+    # Layout and state words are not roles.
+    assert _classify("summary-item summary-item--side-by-side-align-center", "div") == NEUTRAL
+    assert _classify("grid-items hide-read-more-ad", "div") == NEUTRAL
+    assert _classify("post-content has-sidebar", "div") == POSITIVE

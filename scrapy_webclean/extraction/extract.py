@@ -181,7 +181,8 @@ def extract_main(
             "listing",
         )
     ranges = _widen_to_main(model, ranges, subtree, opts)
-    if page_type == "article" and opts.landing_pages and is_site_root(url):
+    landing = page_type == "article" and opts.landing_pages and is_site_root(url)
+    if landing:
         # A site's front page is a landing page, never one article: its content is
         # spread over many short sections (tagline, features, calls to action), so the
         # whole main element (or body) is the region; the verdicts still drop the
@@ -199,7 +200,7 @@ def extract_main(
     for line, is_noisy in zip(lines, noisy, strict=False):
         inside = any(start <= line.node < end for start, end in ranges)
         verdict = (
-            _verdict(line, hints[line.node], title, opts, page_type == "listing", forum)
+            _verdict(line, hints[line.node], title, opts, page_type == "listing" or landing, forum)
             if inside and not is_noisy
             else DROP
         )

@@ -29,7 +29,7 @@ STRONG_NEGATIVE_RE = re.compile(
     r"taboola|promo|sponsor|advert|adsense|dfp|navbar|menu|nav-|navigation|masthead|popup|"
     r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
     r"pagination|pager|caption|credit|sr-only|visually-?hidden|screen-?reader|a11y-hidden|"
-    r"(?:side|rail|col-side|right-col|left-col)(?![a-z0-9]))",
+    r"(?:(?<!by-)side|rail|col-side|right-col|left-col)(?![a-z0-9]|-by-))",
     re.I,
 )
 #: Containers that rarely hold main content.
@@ -117,8 +117,14 @@ def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> lis
     return hints
 
 
+#: Class tokens that state a relation or a toggle ("has-sidebar", "hide-read-more-ad",
+#: "with-share-bar"), not what the element is: they are not read.
+_STATE_TOKEN_RE = re.compile(r"(?<!\S)(?:has|hide|hidden|with|without)[-_]\S*", re.I)
+
+
 @lru_cache(maxsize=4096)
 def _classify(words: str, tag: str, forum: bool = False) -> int:
+    words = _STATE_TOKEN_RE.sub(" ", words)
     if STRONG_NEGATIVE_RE.search(words) or (not forum and COMMENT_RE.search(words)):
         # "post-comments" is a comment section, "article-related" is related links.
         return STRONG_NEGATIVE
