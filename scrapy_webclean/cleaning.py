@@ -199,6 +199,10 @@ def _visible_sample(model: PageModel, limit: int = 4000) -> str:
     return "".join(parts)[:limit]
 
 
+#: Lines shorter than this (text units) count as template after one earlier page.
+SHORT_LINE_UNITS = 15.0
+
+
 def _extract(
     model: PageModel,
     url: str | None,
@@ -215,7 +219,8 @@ def _extract(
     signatures: list[int] = []
     if template_model is not None and site is not None:
         signatures = line_signatures(model, lines)
-        template_flags = template_model.template_flags(site, signatures)
+        short = [line.units < SHORT_LINE_UNITS for line in lines]
+        template_flags = template_model.template_flags(site, signatures, short)
     extraction = extract_main(
         model, lines, classifier.noise_re, title, opts.extract, template_flags, url
     )

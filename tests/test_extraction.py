@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from demo_site.site import build_site
 from scrapy_webclean import Cleaner, clean_html
+from scrapy_webclean.cleaning import SHORT_LINE_UNITS
 from scrapy_webclean.extraction.template import MemoryTemplateStore, TemplateModel, site_of
 from scrapy_webclean.segmentation.blockmodel import collapse_ws
+from scrapy_webclean.segmentation.classify import text_units
 
 PROSE = (
     "The committee met on Monday to review the proposal, and its members agreed that the "
@@ -75,8 +77,11 @@ def test_template_model_needs_repeats_on_enough_pages() -> None:
     model = TemplateModel(min_pages=2, min_share=0.3)
     assert model.template_flags("s", [1, 2]) == [False, False]
     model.learn("s", [1, 2])
+    # After one page only short lines can be template; a long one needs two pages.
+    assert model.template_flags("s", [1, 2], short=[True, False]) == [True, False]
     model.learn("s", [1, 3])
     assert model.template_flags("s", [1, 2, 4]) == [True, False, False]
+    assert model.template_flags("s", [1, 2, 4], short=[False, True, True]) == [True, True, False]
 
 
 def test_site_of() -> None:
@@ -98,6 +103,11 @@ def test_cleaner_learns_a_sites_template_from_the_second_page_on() -> None:
         text = collapse_ws(result.text)
         for paragraph in info["paragraphs"] if info["type"] == "article" else []:
             assert collapse_ws(paragraph).strip() in text, (info["url"], paragraph)
+        # Short template lines go from the second page on, longer ones from the third.
+        short = [t for t in templates if text_units(t) < SHORT_LINE_UNITS]
+        assert short
+        if number >= 1:
+            assert not [t for t in short if t in text], info["url"]
         if number >= 2:
             assert not [t for t in templates if t in text], info["url"]
     assert cleaner.template_model.store.pages(host) == len(pages)

@@ -5,7 +5,9 @@ template whatever text they share. During a crawl we have seen more than two pag
 site, so we count instead: each line of a cleaned page leaves a *signature* (a 64-bit hash
 of its text and the tag names of its last few containers) in the site's counter, and a
 line of a later page is template when its signature was seen on enough earlier pages of
-that site. It helps from the second page of a site on.
+that site. It helps from the second page of a site on: a short line (a menu entry, a
+button, a footer notice) is template once one earlier page had it; a longer line needs
+``min_pages`` earlier pages.
 
 Why this never removes a page's own article text because a site repeats a short phrase:
 a signature is the whole line, so a phrase inside a paragraph never matches; and a line
@@ -146,19 +148,42 @@ class TemplateModel:
     """Learns, per site, which lines recur across pages; flags them on later pages."""
 
     def __init__(
-        self, store: TemplateStore | None = None, min_pages: int = 2, min_share: float = 0.3
+        self,
+        store: TemplateStore | None = None,
+        min_pages: int = 2,
+        min_share: float = 0.3,
+        min_pages_short: int = 1,
     ) -> None:
         self.store: TemplateStore = store if store is not None else MemoryTemplateStore()
         self.min_pages = min_pages
         self.min_share = min_share
+        self.min_pages_short = min_pages_short
 
-    def template_flags(self, site: str, signatures: Sequence[int]) -> list[bool]:
-        """True for each line already seen on enough earlier pages of ``site``."""
+    def template_flags(
+        self, site: str, signatures: Sequence[int], short: Sequence[bool] | None = None
+    ) -> list[bool]:
+        """True for each line already seen on enough earlier pages of ``site``.
+
+        A line must have been seen on ``min_pages`` earlier pages and on ``min_share`` of
+        them; a *short* line (``short[i]``: a menu entry, a footer notice, a button) on
+        ``min_pages_short`` pages already, so the model helps from a site's second page
+        on, while a long paragraph met on just one other page (a copy, a quotation) is
+        never taken for template.
+        """
         pages = self.store.pages(site)
-        if pages < self.min_pages:
+        floor = min(self.min_pages, self.min_pages_short) if short is not None else self.min_pages
+        if pages < floor or not signatures:
             return [False] * len(signatures)
-        needed = max(self.min_pages, self.min_share * pages)
-        return [count >= needed for count in self.store.counts(site, signatures)]
+        share = self.min_share * pages
+        needed = max(self.min_pages, share)
+        needed_short = max(self.min_pages_short, share)
+        counts = self.store.counts(site, signatures)
+        if short is None:
+            return [count >= needed for count in counts]
+        return [
+            count >= (needed_short if is_short else needed)
+            for count, is_short in zip(counts, short, strict=False)
+        ]
 
     def learn(self, site: str, signatures: Iterable[int]) -> None:
         """Count one more page of ``site``."""
