@@ -149,6 +149,7 @@ def extract_main(
     noisy = [
         (line.units < opts.short_noise_units and noise_re.search(line.text))
         or (_mentions_cookies(line.text) and CONSENT_RE.search(line.text) is not None)
+        or (line.units < opts.short_noise_units and CREDIT_RE.search(line.text) is not None)
         for line in lines
     ]
     if template_flags is not None:
@@ -223,6 +224,19 @@ def extract_main(
 CONSENT_RE = re.compile(
     r"\bcookies?\b.{0,200}\b(?:consent|partners|accept|preferences|opt.out)\b|"
     r"\b(?:consent|accept)\b.{0,200}\bcookies?\b|使用cookie|cookie政策|Cookie 政策",
+    re.I,
+)
+
+
+#: A picture credit closing a caption: "(Image: GETTY)", "Photo: Jane Doe/Reuters",
+#: "| Getty Images". Captions are not the article's text. (Chinese sites print the
+#: source of a picture, 图片来源：..., as a line of the article: it is kept.)
+CREDIT_RE = re.compile(
+    r"[(\[]\s*(?:image|photo|picture|pic|credit|foto|bild|imagen)s?\s*(?:credit)?\s*[:：][^)\]]{1,80}"
+    r"[)\]]\s*$|"
+    r"(?:^|[|·•/(]\s*)(?:getty images|shutterstock|reuters|ap photo|afp(?: via getty images)?|"
+    r"istock(?:photo)?|alamy|epa|bloomberg)\s*\)?\s*$|"
+    r"^(?:photo|image|picture|credit|photograph)s?\s*(?:credit|by)?\s*[:：]\s*\S.{0,80}$",
     re.I,
 )
 
