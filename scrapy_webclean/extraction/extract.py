@@ -254,7 +254,9 @@ RELATED_HEADING_RE = re.compile(
     r"leia (?:também|mais)|te puede interesar|(?:artículos|noticias) relacionad[oa]s|"
     r"vous aimerez aussi|à lire aussi|lire aussi|das könnte sie (?:auch )?interessieren|"
     r"weitere artikel|ti potrebbe interessare|相关(?:阅读|新闻|文章|推荐)|推荐阅读|猜你喜欢|"
-    r"延伸阅读|热门推荐|更多(?:阅读|新闻))\W*$",
+    r"延伸阅读|热门推荐|更多(?:阅读|新闻)|most popular\b.*|popular (?:posts|articles|stories)|"
+    r"читайте также|смотрите также|похожие (?:статьи|записи|новости|материалы)|"
+    r"самые популярные\b.*|популярное|рекомендуем)\W*$",
     re.I,
 )
 
