@@ -263,7 +263,11 @@ def _parser() -> etree.HTMLParser:
 
 
 def _hit_depth_limit(parser: etree.HTMLParser) -> bool:
-    return any("Excessive depth" in entry.message for entry in parser.error_log)
+    # The depth error is fatal: libxml2 stops there, so it is the last error logged
+    # (reading only that one spares building an object for each of a page's many
+    # harmless HTML errors).
+    last = parser.error_log.last_error
+    return last is not None and "Excessive depth" in last.message
 
 
 def flatten_deep_tags(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> str:
@@ -302,15 +306,20 @@ def flatten_deep_tags(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> str:
     return "".join(out)
 
 
-def parse_html(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> tuple[etree._Element, bool]:
+def parse_html(
+    text: str, max_depth: int = DEFAULT_MAX_DEPTH, utf8: bytes | None = None
+) -> tuple[etree._Element, bool]:
     """Parse decoded HTML into an lxml root; returns ``(root, flattened)``.
+
+    ``utf8``, when given, is ``text`` already encoded as UTF-8 (the page's own bytes, when
+    they were valid UTF-8): it spares encoding the text again.
 
     Raises :class:`EmptyDocument` for blank input and :class:`ParseFailure` when libxml2
     builds nothing.
     """
     if not text or text.isspace():
         raise EmptyDocument("the page is empty")
-    data = text.encode("utf-8", errors="replace")
+    data = utf8 if utf8 is not None else text.encode("utf-8", errors="replace")
     parser = _parser()
     try:
         root = etree.fromstring(data, parser)
@@ -386,5 +395,12 @@ def load_html(
 ) -> LoadedPage:
     """Decode (if bytes) and parse a page: the single entry point for HTML in this project."""
     decoded = decode_html(body, content_type, fallback_encodings)
-    root, flattened = parse_html(decoded.text, max_depth)
+    utf8 = None
+    if isinstance(body, bytes) and not decoded.replaced and decoded.source != "str":
+        # Bytes that decoded cleanly as UTF-8 (or are plain ASCII) are the UTF-8 encoding
+        # of the text already: libxml2 gets them as they came.
+        raw = body[len(codecs.BOM_UTF8) :] if body.startswith(codecs.BOM_UTF8) else body
+        if decoded.encoding == "utf-8" or raw.isascii():
+            utf8 = raw
+    root, flattened = parse_html(decoded.text, max_depth, utf8)
     return LoadedPage(root, decoded, flattened)
