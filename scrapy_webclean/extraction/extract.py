@@ -146,12 +146,7 @@ def extract_main(
     _sum_up(prose, parents)
     forum = looks_like_forum(url)
     hints = node_hints(model, prose, forum)
-    noisy = [
-        (line.units < opts.short_noise_units and noise_re.search(line.text))
-        or (_mentions_cookies(line.text) and CONSENT_RE.search(line.text) is not None)
-        or (line.units < opts.short_noise_units and CREDIT_RE.search(line.text) is not None)
-        for line in lines
-    ]
+    noisy = _noise_flags(lines, noise_re, opts)
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]
     scores = [
@@ -241,9 +236,31 @@ CREDIT_RE = re.compile(
 )
 
 
-def _mentions_cookies(text: str) -> bool:
-    """Every consent pattern names cookies: a cheap test before the regex."""
-    return "ookie" in text or "OOKIE" in text
+def _noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -> list[bool]:
+    """Per line: a short line with a noise word or a picture credit, or a consent notice."""
+    limit = opts.short_noise_units
+    flags = []
+    for line in lines:
+        text = line.text
+        flag = line.units < limit and (noise_re.search(text) or is_picture_credit(text))
+        if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
+            flag = CONSENT_RE.search(text) is not None
+        flags.append(bool(flag))
+    return flags
+
+
+def is_picture_credit(text: str) -> bool:
+    """True for a line that is (or ends with) a picture credit, see :data:`CREDIT_RE`."""
+    tail = text[-100:]
+    if ":" not in tail and "：" not in tail and not _CREDIT_SUFFIX_RE.search(tail[-40:]):
+        return False
+    return CREDIT_RE.search(text) is not None
+
+
+_CREDIT_SUFFIX_RE = re.compile(
+    r"(?:images|shutterstock|reuters|photo|afp|istock(?:photo)?|alamy|epa|bloomberg)\s*\)?\s*$",
+    re.I,
+)
 
 
 #: Headings that open a block of links or teasers to *other* pages, in several languages.
