@@ -312,7 +312,9 @@ def build_page_model(
     # This loop runs once per element of every page cleaned: it is kept lean on purpose
     # (per-node counts are filled in afterwards from the runs and links, in bulk; one dict
     # lookup per tag gives its class and role in the walk).
-    stack: list[int] = []
+    # The open elements: (node, role in the walk, or _PLAIN when hidden). Only the
+    # children of visible elements are walked, so the owner of a tail is always visible.
+    stack: list[tuple[int, int]] = []
     push, pop = stack.append, stack.pop
     anchor_stack: list[tuple[int, int, str | None]] = []  # (node, first run, href)
     pending_break = False
@@ -330,12 +332,8 @@ def build_page_model(
             if info is None:
                 info = _walk_info(tag)
             name, cls, role = info
-            if stack:
-                parent = stack[-1]
-                is_visible = role != _INVISIBLE and visible[parent]
-            else:
-                parent = -1
-                is_visible = role != _INVISIBLE
+            parent = stack[-1][0] if stack else -1
+            is_visible = role != _INVISIBLE
             # (aria-hidden hides from screen readers only: such text is on screen.)
             if is_visible and honor_hidden:
                 style = el.get("style")
@@ -347,10 +345,11 @@ def build_page_model(
             add_class(cls)
             add_parent(parent)
             add_visible(is_visible)
-            push(index)
             if not is_visible:
+                push((index, _PLAIN))
                 walker.skip_subtree()
                 continue
+            push((index, role))
             if role:
                 if role == _BREAK:
                     pending_break = True
@@ -380,9 +379,8 @@ def build_page_model(
             raw = el.text
             owner = index
         else:
-            closed = pop()
-            if visible[closed]:
-                role = walk_info(tags[closed], _NO_INFO)[2]
+            closed, role = pop()
+            if role:
                 if role == _BREAK:
                     pending_break = True
                 elif role == _ANCHOR and anchor_stack and anchor_stack[-1][0] == closed:
@@ -395,9 +393,7 @@ def build_page_model(
             raw = el.tail
             if not raw or not stack:
                 continue
-            owner = stack[-1]
-            if not visible[owner]:
-                continue
+            owner = stack[-1][0]
         # One piece of text, owned by ``owner`` (an element's text or a child's tail).
         if not raw:
             continue
