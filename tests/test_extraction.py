@@ -309,13 +309,15 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("post-content has-sidebar", "div") == POSITIVE
 
 
-def test_picture_credits_are_not_text() -> None:
+def test_picture_credits_and_bare_addresses_are_not_text() -> None:
     html = page(
         f"<article><h1>Headline here</h1><p>{PROSE}</p>"
         '<div class="photo">Protesters gathered outside the court (Image: GETTY )</div>'
         f"<p>{PROSE} Again.</p><div>Jane Doe | Bloomberg | Getty Images</div>"
-        f"<p>{PROSE} Once more.</p><p>The Reuters report said the deal was done.</p></article>"
+        f"<p>{PROSE} Once more.</p><p>The Reuters report said the deal was done.</p>"
+        '<div class="print-header">https://example.com/news/article/the-story-123.php</div>'
+        "</article>"
     )
     text = clean_html(html).text
-    assert "GETTY" not in text and "Getty Images" not in text
+    assert "GETTY" not in text and "Getty Images" not in text and "https://" not in text
     assert "Once more." in text and "The Reuters report said" in text

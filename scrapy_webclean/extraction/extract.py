@@ -242,11 +242,17 @@ def _noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) 
     flags = []
     for line in lines:
         text = line.text
-        flag = line.units < limit and (noise_re.search(text) or is_picture_credit(text))
+        flag = line.units < limit and (
+            noise_re.search(text) or is_picture_credit(text) or _BARE_URL_RE.match(text)
+        )
         if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
             flag = CONSENT_RE.search(text) is not None
         flags.append(bool(flag))
     return flags
+
+
+#: A line that is nothing but an address (print headers, "source:" footers of templates).
+_BARE_URL_RE = re.compile(r"(?:https?://|www\.)\S+$")
 
 
 def is_picture_credit(text: str) -> bool:
