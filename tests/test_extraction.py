@@ -321,3 +321,27 @@ def test_picture_credits_and_bare_addresses_are_not_text() -> None:
     text = clean_html(html).text
     assert "GETTY" not in text and "Getty Images" not in text and "https://" not in text
     assert "Once more." in text and "The Reuters report said" in text
+
+
+def test_control_labels_are_not_text() -> None:
+    from scrapy_webclean.extraction.extract import is_ui_line
+
+    for label in (
+        "Comments",
+        "View Comments",
+        "12 comments",
+        "Back to Gallery",
+        "Topics",
+        "You may also like...",
+        "评论",
+        "Комментарии",
+    ):
+        assert is_ui_line(label), label
+    for line in ("Comments from readers shaped the final plan.", "Topics of the day were grim."):
+        assert not is_ui_line(line), line
+    html = page(
+        f"<article><h1>Headline here</h1><p>{PROSE}</p><p>{PROSE} Again.</p>"
+        "<div class='gallery-nav'>Back to Gallery</div><div>View Comments</div></article>"
+    )
+    text = clean_html(html).text
+    assert "Gallery" not in text and "View Comments" not in text and "Again." in text

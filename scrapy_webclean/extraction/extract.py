@@ -227,11 +227,12 @@ CONSENT_RE = re.compile(
 #: "| Getty Images". Captions are not the article's text. (Chinese sites print the
 #: source of a picture, 图片来源：..., as a line of the article: it is kept.)
 CREDIT_RE = re.compile(
-    r"[(\[]\s*(?:image|photo|picture|pic|credit|foto|bild|imagen)s?\s*(?:credit)?\s*[:：][^)\]]{1,80}"
+    r"[(\[]\s*(?:image|photo|picture|pic|credit|foto|bild|imagen|фото)s?\s*(?:credit)?\s*[:：][^)\]]{1,80}"
     r"[)\]]\s*$|"
     r"(?:^|[|·•/(]\s*)(?:getty images|shutterstock|reuters|ap photo|afp(?: via getty images)?|"
     r"istock(?:photo)?|alamy|epa|bloomberg)\s*\)?\s*$|"
-    r"^(?:photo|image|picture|credit|photograph)s?\s*(?:credit|by)?\s*[:：]\s*\S.{0,80}$",
+    r"^(?:photo|image|picture|credit|photograph|фото)s?\s*(?:credit|by)?\s*[:：]\s*\S.{0,80}$|"
+    r"^(?:личный архив|из личного архива|фото из архива)\b.{0,60}$",
     re.I,
 )
 
@@ -243,12 +244,36 @@ def _noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) 
     for line in lines:
         text = line.text
         flag = line.units < limit and (
-            noise_re.search(text) or is_picture_credit(text) or _BARE_URL_RE.match(text)
+            noise_re.search(text)
+            or is_picture_credit(text)
+            or _BARE_URL_RE.match(text)
+            or (line.units < _UI_LINE_MAX_UNITS and is_ui_line(text))
         )
         if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
             flag = CONSENT_RE.search(text) is not None
         flags.append(bool(flag))
     return flags
+
+
+#: Whole lines that are the labels of a page's controls, not text: comment counters and
+#: buttons, "Back to gallery", "Topics", slideshow notices, related-section headings.
+UI_LINE_RE = re.compile(
+    r"(?:\d+\s+)?(?:view|show|load|read|see|add|leave|post|write|hide)?\s*(?:all|more)?\s*"
+    r"(?:\d+\s+)?comments?(?:\s*\(\d+\))?|(?:back to|view|open|close) (?:the )?"
+    r"(?:gallery|slideshow|photos?)|topics|this slideshow requires javascript\.?|"
+    r"(?:trending|popular|latest) (?:news|now|stories)|"
+    r"комментарии|добавить (?:отзыв|комментарий)|评论|查看评论|发表评论|"
+    r"kommentare|commentaires|comentarios|comentários",
+    re.I,
+)
+_UI_LINE_MAX_UNITS = 12.0
+
+
+def is_ui_line(text: str) -> bool:
+    """True for a short line that is a control's label (see :data:`UI_LINE_RE`) or a
+    related-section heading (see :data:`RELATED_HEADING_RE`)."""
+    stripped = text.strip(" .:…»›>|-–—")
+    return bool(UI_LINE_RE.fullmatch(stripped) or RELATED_HEADING_RE.match(text))
 
 
 #: A line that is nothing but an address (print headers, "source:" footers of templates).
@@ -258,7 +283,12 @@ _BARE_URL_RE = re.compile(r"(?:https?://|www\.)\S+$")
 def is_picture_credit(text: str) -> bool:
     """True for a line that is (or ends with) a picture credit, see :data:`CREDIT_RE`."""
     tail = text[-100:]
-    if ":" not in tail and "：" not in tail and not _CREDIT_SUFFIX_RE.search(tail[-40:]):
+    if (
+        ":" not in tail
+        and "：" not in tail
+        and "архив" not in tail
+        and not _CREDIT_SUFFIX_RE.search(tail[-40:])
+    ):
         return False
     return CREDIT_RE.search(text) is not None
 
