@@ -307,6 +307,9 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("summary-item summary-item--side-by-side-align-center", "div") == NEUTRAL
     assert _classify("grid-items hide-read-more-ad", "div") == NEUTRAL
     assert _classify("post-content has-sidebar", "div") == POSITIVE
+    # An embedded post quoted by the article is part of it; a share bar is not.
+    assert _classify("social-media-embed", "div") == NEUTRAL
+    assert _classify("social-share", "div") == STRONG_NEGATIVE
 
 
 def test_picture_credits_and_bare_addresses_are_not_text() -> None:

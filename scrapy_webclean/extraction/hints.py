@@ -118,8 +118,11 @@ def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> lis
 
 
 #: Class tokens that state a relation or a toggle ("has-sidebar", "hide-read-more-ad",
-#: "with-share-bar"), not what the element is: they are not read.
-_STATE_TOKEN_RE = re.compile(r"(?<!\S)(?:has|hide|hidden|with|without)[-_]\S*", re.I)
+#: "with-share-bar"), not what the element is: they are not read. Nor are tokens naming
+#: an embed ("social-media-embed" holds a quoted post: part of the article).
+_STATE_TOKEN_RE = re.compile(
+    r"(?<!\S)(?:(?:has|hide|hidden|with|without)[-_]\S*|\S*embed\S*)", re.I
+)
 
 
 @lru_cache(maxsize=4096)
