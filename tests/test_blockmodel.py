@@ -118,7 +118,7 @@ def test_hundred_thousand_nested_divs() -> None:
 def test_link_resolution_matches_urljoin() -> None:
     from urllib.parse import urljoin
 
-    from scrapy_webclean.segmentation.blockmodel import _Resolver
+    from scrapy_webclean.segmentation.blockmodel import UrlResolver
 
     hrefs = [
         "/a/b",
@@ -136,7 +136,7 @@ def test_link_resolution_matches_urljoin() -> None:
         "a/b?",
     ]
     for base in ("https://example.com/news/2024/story.html?x=1", "http://example.com", None):
-        resolve = _Resolver(base)
+        resolve = UrlResolver(base)
         for href in hrefs:
             expected = href.strip() if base is None else urljoin(base, href.strip())
             assert resolve(href) == expected, (base, href)

@@ -181,7 +181,9 @@ def _dimension(value: str | None) -> int | None:
     return int(match.group()) if match else None
 
 
-def _image_src(el: etree._Element) -> str | None:
+def image_src(el: etree._Element) -> str | None:
+    """The URL an ``<img>`` loads, as written: a lazy-loading attribute first (the ``src``
+    of a lazy image is a placeholder), then ``src``; None for inline ``data:`` images."""
     for attribute in LAZY_SRC_ATTRIBUTES:
         value: str | None = el.get(attribute)
         if value and not value.startswith("data:"):
@@ -202,7 +204,7 @@ def _absolute(base: str | None, href: str) -> str:
         return href
 
 
-class _Resolver:
+class UrlResolver:
     """``urljoin`` against one base URL, with fast paths for the common hrefs of a page
     (absolute, scheme-relative, root-relative and plain relative paths without dot
     segments); anything else goes to ``urljoin``."""
@@ -301,7 +303,7 @@ def build_page_model(
     """
     model = PageModel()
     _read_head(root, model, url)
-    resolve = _Resolver(model.base_url)
+    resolve = UrlResolver(model.base_url)
     custom_tag_set = frozenset(t.lower() for t in custom_tags)
 
     elements, tags, classes, parents = model.elements, model.tags, model.classes, model.parents
@@ -362,7 +364,7 @@ def build_page_model(
                         href = None
                     anchor_stack.append((index, len(runs), href))
                 elif role == _IMAGE:
-                    src = _image_src(el)
+                    src = image_src(el)
                     if src:
                         images.append(
                             ImageRef(

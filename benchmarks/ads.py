@@ -1,0 +1,332 @@
+"""Ad and template image links dropped before fetch: ``AdImageModel`` against the labels.
+
+Usage::
+
+    python benchmarks/ads.py ../shared/datasets/ads [--limit-sites N] [--json out.json]
+
+The argument is the ``ads/`` folder of the shared datasets (its README defines the labels);
+nothing of it is copied. Per site, pages are fed in a fixed order (sorted by file name) to
+``observe_page``, and each page's image links are judged as a crawler would judge them: once
+the site has ``min_pages`` pages observed (image requests wait until then, as the middleware
+defers them), or at the site's last page if it has fewer. The ``immediate`` rows judge each
+page's images right after observing that page, with no waiting.
+
+Labels: *ad* = ``label_ad`` (EasyList 2023-10-22, network or element-hiding rule);
+*template* = not an ad and on at least half of its site's pages in the set; *content* =
+neither. Reported per link (every ``<img>`` occurrence) and per unique image URL (a URL is
+dropped when every occurrence was dropped: otherwise it is fetched once anyway).
+
+A second set is the demo site's known truth (every ad, template and content image of the
+bundled local site), judged the same way.
+
+Baselines in the same run: URL redundancy alone (NRelm2, share >= 0.5 after 4 pages),
+the keyword model alone (NRelm1), standard ad sizes alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict  # noqa: E402
+from scrapy_webclean.ads.features import geometry  # noqa: E402
+from scrapy_webclean.ads.links import ImageLink  # noqa: E402
+
+
+@dataclass(slots=True)
+class Record:
+    page_url: str
+    img_src: str
+    kind: str  # ad / template / content
+    raw: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Page:
+    url: str
+    html: bytes
+    records: list[Record]
+
+
+@dataclass(slots=True)
+class Site:
+    name: str
+    pages: list[Page]
+
+
+@dataclass
+class Tally:
+    """Counts of one run over a set."""
+
+    links: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    dropped: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    url_kind: dict[tuple[str, str], str] = field(default_factory=dict)
+    url_kept: dict[tuple[str, str], bool] = field(default_factory=dict)
+    judge_ns: list[int] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def add(self, site: str, record: Record, drop: bool) -> None:
+        self.links[record.kind] += 1
+        if drop:
+            self.dropped[record.kind] += 1
+        key = (site, record.img_src)
+        # A URL is an ad if any occurrence is; content only if every occurrence is.
+        previous = self.url_kind.get(key)
+        if previous is None or _rank(record.kind) > _rank(previous):
+            self.url_kind[key] = record.kind
+        self.url_kept[key] = self.url_kept.get(key, False) or not drop
+
+    def row(self, per_url: bool = False) -> dict[str, float]:
+        if per_url:
+            links: dict[str, int] = defaultdict(int)
+            dropped: dict[str, int] = defaultdict(int)
+            for key, kind in self.url_kind.items():
+                links[kind] += 1
+                if not self.url_kept[key]:
+                    dropped[kind] += 1
+        else:
+            links, dropped = self.links, self.dropped
+        all_dropped = sum(dropped.values())
+        ad_p = dropped["ad"] / all_dropped if all_dropped else 0.0
+        ad_r = dropped["ad"] / links["ad"] if links["ad"] else 0.0
+        noise = links["ad"] + links["template"]
+        return {
+            "links": float(sum(links.values())),
+            "ad_precision": ad_p,
+            "ad_recall": ad_r,
+            "ad_f1": 2 * ad_p * ad_r / (ad_p + ad_r) if ad_p + ad_r else 0.0,
+            "template_dropped": dropped["template"] / links["template"]
+            if links["template"]
+            else 0.0,
+            "noise_dropped": (dropped["ad"] + dropped["template"]) / noise if noise else 0.0,
+            "content_dropped": dropped["content"] / links["content"] if links["content"] else 0.0,
+        }
+
+
+def _rank(kind: str) -> int:
+    return {"content": 0, "template": 1, "ad": 2}[kind]
+
+
+# -- data ----------------------------------------------------------------------------------
+
+
+def load_ads_set(root: Path, limit_sites: int | None = None) -> list[Site]:
+    records = [json.loads(line) for line in (root / "image-links.jsonl").open(encoding="utf-8")]
+    site_pages: dict[str, set[str]] = defaultdict(set)
+    url_pages: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for r in records:
+        site_pages[r["site"]].add(r["page_url"])
+        url_pages[(r["site"], r["img_src"])].add(r["page_url"])
+    pages: dict[tuple[str, str], Page] = {}
+    for r in records:
+        if r["label_ad"]:
+            kind = "ad"
+        elif 2 * len(url_pages[(r["site"], r["img_src"])]) >= len(site_pages[r["site"]]):
+            kind = "template"
+        else:
+            kind = "content"
+        key = (r["site"], r["file"])
+        if key not in pages:
+            pages[key] = Page(r["page_url"], b"", [])
+        pages[key].records.append(Record(r["page_url"], r["img_src"], kind, r))
+    by_site: dict[str, list[tuple[str, Page]]] = defaultdict(list)
+    for (site, file), page in pages.items():
+        by_site[site].append((file, page))
+    sites = []
+    for name in sorted(by_site)[:limit_sites]:
+        ordered = [page for _, page in sorted(by_site[name], key=lambda fp: fp[0])]
+        for (_, page), (file, _) in zip(
+            sorted(by_site[name], key=lambda fp: fp[0]),
+            sorted(by_site[name], key=lambda fp: fp[0]),
+            strict=True,
+        ):
+            page.html = gzip.open(root / file).read()
+        sites.append(Site(name, ordered))
+    return sites
+
+
+def load_demo_set() -> list[Site]:
+    from demo_site.site import build_site
+
+    site = build_site(8800)
+    truth = site.truth
+    kinds: dict[str, str] = {img["url"]: img["kind"] for img in truth["images"]}
+    by_host: dict[str, list[Page]] = defaultdict(list)
+    for info in sorted(truth["pages"], key=lambda p: p["url"]):
+        resource = site.resources[info["url"]]
+        if b"html" not in resource.content_type.encode():
+            continue
+        page = Page(info["url"], resource.body, [])
+        model = AdImageModel()
+        for link in model.observe_page(info["url"], resource.body):
+            kind = kinds.get(link.src)
+            if kind is not None:
+                page.records.append(Record(info["url"], link.src, kind, {}))
+        by_host[info["host"]].append(page)
+    return [Site(host, pages) for host, pages in sorted(by_host.items())]
+
+
+# -- runs ----------------------------------------------------------------------------------
+
+
+Judge = Callable[[AdImageModel, Record], Verdict]
+
+
+def run(
+    sites: Iterable[Site],
+    options: AdModelOptions,
+    filter_list: FilterList | None = None,
+    wait: bool = True,
+    judge: Judge | None = None,
+) -> Tally:
+    tally = Tally()
+    for site in sites:
+        model = AdImageModel(options, filter_list=filter_list)
+        pending: list[Record] = []
+        for number, page in enumerate(site.pages, 1):
+            model.observe_page(page.url, page.html)
+            pending.extend(page.records)
+            if wait and number < options.min_pages and number < len(site.pages):
+                continue
+            for record in pending:
+                started = time.perf_counter_ns()
+                verdict = (
+                    judge(model, record) if judge else model.judge(record.img_src, record.page_url)
+                )
+                tally.judge_ns.append(time.perf_counter_ns() - started)
+                tally.add(site.name, record, verdict.drop)
+                if verdict.drop:
+                    for reason in verdict.reasons:
+                        tally.reasons[reason] += 1
+            pending = []
+    return tally
+
+
+def _redundancy_only(model: AdImageModel, record: Record) -> Verdict:
+    verdict = model.judge(record.img_src, record.page_url)
+    drop = "redundant" in verdict.reasons
+    return Verdict(drop, "template" if drop else "content", 0.0)
+
+
+def _keywords_only(model: AdImageModel, record: Record) -> Verdict:
+    verdict = model.judge(record.img_src, record.page_url)
+    drop = "noise_words" in verdict.reasons
+    return Verdict(drop, "ad" if drop else "content", 0.0)
+
+
+def _sizes_only(model: AdImageModel, record: Record) -> Verdict:
+    raw = record.raw
+    link = ImageLink(
+        record.page_url,
+        record.img_src,
+        width=_int(raw.get("width")),
+        height=_int(raw.get("height")),
+    )
+    drop = geometry(link) is not None
+    return Verdict(drop, "ad" if drop else "content", 0.0)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+# -- report --------------------------------------------------------------------------------
+
+
+def _f(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def report(name: str, rows: list[tuple[str, Tally]]) -> str:
+    out = [f"## {name}", ""]
+    for per_url in (False, True):
+        out.append("Per unique image URL:" if per_url else "Per link (every `<img>` occurrence):")
+        out.append("")
+        out.append(
+            "| model | links | ad precision | ad recall | ad F1 | template dropped "
+            "| ads+template dropped | content dropped | judge median µs |"
+        )
+        out.append("|---|---|---|---|---|---|---|---|---|")
+        for label, tally in rows:
+            row = tally.row(per_url)
+            median = statistics.median(tally.judge_ns) / 1000 if tally.judge_ns else 0.0
+            out.append(
+                f"| {label} | {int(row['links'])} | {_f(row['ad_precision'])} | "
+                f"{_f(row['ad_recall'])} | {_f(row['ad_f1'])} | {_f(row['template_dropped'])} | "
+                f"{_f(row['noise_dropped'])} | {_f(row['content_dropped'])} | {median:.1f} |"
+            )
+        out.append("")
+    first = rows[0][1]
+    if first.reasons:
+        reasons = ", ".join(
+            f"{k} {v}" for k, v in sorted(first.reasons.items(), key=lambda kv: -kv[1])
+        )
+        out.append(f"Reasons among the links {rows[0][0]} dropped: {reasons}.")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", type=Path, help="the datasets' ads/ folder")
+    parser.add_argument("--limit-sites", type=int, default=None)
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--no-demo", action="store_true")
+    args = parser.parse_args(argv)
+
+    started = time.time()
+    options = AdModelOptions()
+    filter_path = args.data / "easylist-2023-10-22.txt"
+    filter_list = FilterList.load(str(filter_path)) if filter_path.exists() else None
+    sets = [("ads", load_ads_set(args.data, args.limit_sites))]
+    if not args.no_demo:
+        sets.append(("demo site truth", load_demo_set()))
+    results: dict[str, Any] = {}
+    print("# Ad and template image links dropped before fetch\n")
+    print(
+        "ours = scrapy_webclean.ads.AdImageModel with default options; pages per site fed in "
+        f"file order; images judged once the site has {options.min_pages} pages (or at its last "
+        "page). The filter list is the set's own EasyList snapshot (its labels come from it).\n"
+    )
+    for name, sites in sets:
+        rows: list[tuple[str, Tally]] = [("ours", run(sites, options))]
+        if filter_list is not None:
+            rows.append(("ours + EasyList", run(sites, options, filter_list)))
+        rows.append(("ours, judged at once (no waiting)", run(sites, options, wait=False)))
+        rows.append(("URL redundancy alone (NRelm2)", run(sites, options, judge=_redundancy_only)))
+        rows.append(("keywords alone (NRelm1)", run(sites, options, judge=_keywords_only)))
+        if name == "ads":
+            rows.append(("standard ad sizes alone", run(sites, options, judge=_sizes_only)))
+        print(
+            report(f"{name} ({len(sites)} sites, {sum(len(s.pages) for s in sites)} pages)", rows)
+        )
+        results[name] = {
+            label: {
+                "per_link": t.row(),
+                "per_url": t.row(True),
+                "judge_median_us": statistics.median(t.judge_ns) / 1000,
+            }
+            for label, t in rows
+        }
+    print(f"Total runtime: {time.time() - started:.0f} s")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

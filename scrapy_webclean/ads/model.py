@@ -1,0 +1,275 @@
+"""``AdImageModel``: one verdict per image link, from everything the crawl has seen.
+
+``observe_page`` records a page's image links (and teaches the per-site models);
+``judge`` decides on one image URL before it is fetched. The signals (ALGORITHMS.md
+section 2) and how they combine:
+
+* ad evidence, each with a weight: an ad-serving host for the image or its link
+  (2), a tracking-pixel size (2), a standard ad-unit size (1), noise words (NRelm1) in
+  the URL, the link, the containers' class/id words, alt/title/anchor (their summed
+  weights, at most 2), a third-party image behind a third-party link (0.5), and, for
+  an image with some evidence already, a third-party host that served ads on
+  ``ad_host_pages`` pages of the site before (1);
+  an ad when the evidence reaches ``ad_threshold``; a filter-list match is an ad outright;
+* template evidence: URL redundancy (NRelm2) at or above ``redundancy_threshold`` once
+  the site has ``min_pages`` pages, or anchor-text entropy (NRelm3) at or above
+  ``entropy_threshold``;
+* otherwise content. A verdict is *certain* once the site has ``min_pages`` pages (or
+  for an ad found by its own evidence); before that a crawler may wait for more pages.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Literal
+
+from lxml import etree
+
+from scrapy_webclean.ads.features import (
+    DEFAULT_AD_WORDS,
+    file_name_tokens,
+    geometry,
+    host_of,
+    is_ad_host,
+    normalize_image_url,
+    same_site,
+    site_key,
+    tokens,
+    url_tokens,
+)
+from scrapy_webclean.ads.filterlist import FilterList
+from scrapy_webclean.ads.links import ImageLink, image_links
+from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
+from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
+from scrapy_webclean.html.loader import load_html
+from scrapy_webclean.text.stopwords import all_stopwords
+
+Kind = Literal["ad", "template", "content"]
+
+_AD_HOSTS = "ad_hosts"
+
+
+@dataclass(slots=True, frozen=True)
+class Verdict:
+    """What to do with one image link. ``score`` is the noise evidence (0 = none; ads
+    score at least ``ad_threshold``); ``reasons`` name the signals that fired;
+    ``certain`` is False while the site has too few pages for the statistics."""
+
+    drop: bool
+    kind: Kind
+    score: float
+    reasons: tuple[str, ...] = ()
+    certain: bool = True
+
+
+@dataclass(slots=True)
+class AdModelOptions:
+    """Thresholds of :class:`AdImageModel` (see the module docstring)."""
+
+    ad_threshold: float = 2.0
+    ad_host_weight: float = 2.0
+    pixel_weight: float = 1.0
+    ad_size_weight: float = 1.0
+    keyword_cap: float = 2.0
+    third_party_weight: float = 0.5
+    #: A third-party host that served ads on this many pages of the site adds this much
+    #: to the evidence of its other images (learned during the crawl).
+    ad_host_pages: int = 2
+    learned_ad_host_weight: float = 1.0
+    min_pages: int = 4
+    redundancy_threshold: float = 0.5
+    #: Confidence of the redundancy test: the share's Wilson lower bound at this many
+    #: standard deviations must reach the threshold (few pages, more caution).
+    redundancy_z: float = 1.5
+    entropy_threshold: float = 0.95
+    drop_template: bool = True
+    words: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_AD_WORDS))
+    #: Pages whose image links are kept for ``judge`` (least recently observed dropped).
+    recent_pages: int = 512
+
+
+class AdImageModel:
+    """Observe pages, judge image links (the middleware is a thin shell over this)."""
+
+    def __init__(
+        self,
+        options: AdModelOptions | None = None,
+        store: AdStatsStore | None = None,
+        filter_list: FilterList | None = None,
+    ) -> None:
+        self.options = options or AdModelOptions()
+        self.store: AdStatsStore = store if store is not None else MemoryAdStatsStore()
+        self.redundancy = UrlRedundancyModel(self.store)
+        self.entropy = AnchorEntropyModel(self.store)
+        self.filter_list = filter_list
+        self._recent: OrderedDict[str, dict[str, _Observed]] = OrderedDict()
+        self._by_src: OrderedDict[str, _Observed] = OrderedDict()
+        self._stop = all_stopwords()
+
+    # -- observing -----------------------------------------------------------------------
+
+    def observe_page(self, page_url: str, html: str | bytes | etree._Element) -> list[ImageLink]:
+        """Record a page's image links and learn from them; returns the links."""
+        root = html if isinstance(html, etree._Element) else load_html(html).root
+        hidden = None
+        if self.filter_list is not None:
+            hidden = self.filter_list.hidden_elements(root, page_url)
+        links = image_links(root, page_url, hidden)
+        self.observe_links(page_url, links)
+        return links
+
+    def observe_links(self, page_url: str, links: list[ImageLink]) -> None:
+        """Record already extracted image links of a page (see :func:`image_links`)."""
+        site = site_key(page_url)
+        observed: dict[str, _Observed] = {}
+        ad_hosts: dict[str, float] = {}
+        for link in links:
+            key = normalize_image_url(link.src)
+            words = self._words(link)
+            if link.src not in observed:
+                reasons: list[str] = []
+                evidence = self._ad_evidence(link, site, reasons)
+                observed[link.src] = _Observed(link, key, words, evidence, tuple(reasons))
+                if evidence >= self.options.ad_threshold:
+                    ad_hosts[host_of(link.src)] = 1.0
+            self.entropy.add_link(site, key, words)
+        if ad_hosts:
+            # Hosts that served ads on this site: their other images are suspect too.
+            self.store.add(site, _AD_HOSTS, ad_hosts.items())
+        self.redundancy.add_page(site, (entry.key for entry in observed.values()))
+        self._remember(page_url, observed)
+
+    def _words(self, link: ImageLink) -> list[str]:
+        text = " ".join((link.anchor, link.alt, link.title))
+        words = [w for w in tokens(text) if w not in self._stop and not w.isdigit()]
+        words.extend(file_name_tokens(link.src))
+        return words
+
+    def _remember(self, page_url: str, observed: dict[str, _Observed]) -> None:
+        self._recent[page_url] = observed
+        self._recent.move_to_end(page_url)
+        while len(self._recent) > self.options.recent_pages:
+            self._recent.popitem(last=False)
+        for src, entry in observed.items():
+            self._by_src[src] = entry
+            self._by_src.move_to_end(src)
+        while len(self._by_src) > 50 * self.options.recent_pages:
+            self._by_src.popitem(last=False)
+
+    def pages_seen(self, url: str) -> int:
+        """Pages observed so far of the site ``url`` belongs to."""
+        return self.redundancy.pages(site_key(url))
+
+    # -- judging -------------------------------------------------------------------------
+
+    def judge(self, img_src: str, page_url: str | None = None) -> Verdict:
+        """The verdict on image ``img_src`` linked from ``page_url`` (if known)."""
+        opts = self.options
+        entry = None
+        if page_url is not None:
+            page = self._recent.get(page_url)
+            entry = page.get(img_src) if page is not None else None
+        if entry is None:
+            entry = self._by_src.get(img_src)
+        site = site_key(page_url or (entry.link.page_url if entry is not None else img_src))
+        if entry is not None:
+            link, key, words = entry.link, entry.key, entry.words
+            page_url = page_url or link.page_url
+            score, reasons = entry.evidence, list(entry.reasons)
+        else:
+            link = ImageLink(page_url or "", img_src)
+            key, words = normalize_image_url(img_src), file_name_tokens(img_src)
+            reasons = []
+            score = self._ad_evidence(link, site, reasons)
+
+        if self.filter_list is not None and (
+            link.hidden or self.filter_list.blocks(img_src, page_url)
+        ):
+            return Verdict(True, "ad", 10.0, ("filter_list",))
+
+        if score < opts.ad_threshold and score > 0:
+            img_host = host_of(img_src)
+            if img_host and not same_site(img_host, site):
+                seen = self.store.get(site, _AD_HOSTS, (img_host,))[0]
+                if seen >= opts.ad_host_pages:
+                    reasons.append("serves_ads_here")
+                    score += opts.learned_ad_host_weight
+        if score >= opts.ad_threshold:
+            return Verdict(True, "ad", score, tuple(reasons))
+
+        pages = self.redundancy.pages(site)
+        certain = pages >= opts.min_pages
+        if certain:
+            share = self.redundancy.redundancy(site, (key,))[0]
+            if _lower_bound(share, pages, opts.redundancy_z) >= opts.redundancy_threshold:
+                reasons.append("redundant")
+                score += share
+        entropy = self.entropy.entropy(site, words, self.redundancy.links(site))
+        if entropy >= opts.entropy_threshold and certain:
+            reasons.append("anchor_entropy")
+            score += entropy
+        if "redundant" in reasons or "anchor_entropy" in reasons:
+            return Verdict(opts.drop_template, "template", score, tuple(reasons), certain)
+        return Verdict(False, "content", score, tuple(reasons), certain)
+
+    def _ad_evidence(self, link: ImageLink, site: str, reasons: list[str]) -> float:
+        opts = self.options
+        score = 0.0
+        img_host, link_host = host_of(link.src), host_of(link.link)
+        if is_ad_host(img_host) or (link_host and is_ad_host(link_host)):
+            reasons.append("ad_host")
+            score += opts.ad_host_weight
+        shape = geometry(link)
+        if shape == "pixel":
+            reasons.append("pixel")
+            score += opts.pixel_weight
+        elif shape == "ad_size":
+            reasons.append("ad_size")
+            score += opts.ad_size_weight
+        weights = self.options.words
+        found = set(url_tokens(link.src)) | set(url_tokens(link.link))
+        for words in link.context:
+            found.update(_class_tokens(words))
+        found.update(tokens(" ".join((link.alt, link.title, link.anchor))))
+        keyword = sum(weights[word] for word in found.intersection(weights))
+        if keyword:
+            reasons.append("noise_words")
+            score += min(keyword, opts.keyword_cap)
+        if (
+            site
+            and img_host
+            and not same_site(img_host, site)
+            and (not link_host or not same_site(link_host, site))
+        ):
+            reasons.append("third_party")
+            score += opts.third_party_weight
+        return score
+
+
+@dataclass(slots=True)
+class _Observed:
+    """An observed link with what does not change later: its key, words, ad evidence."""
+
+    link: ImageLink
+    key: str
+    words: list[str]
+    evidence: float
+    reasons: tuple[str, ...]
+
+
+def _class_tokens(words: str) -> list[str]:
+    """Tokens of class/id words, camelCase split (``adBox`` -> ad, box)."""
+    spaced = "".join(f" {c}" if c.isupper() else c for c in words)
+    return tokens(spaced)
+
+
+def _lower_bound(share: float, pages: int, z: float) -> float:
+    """Wilson score lower bound of a share (0-1) observed over ``pages`` pages."""
+    if pages <= 0:
+        return 0.0
+    z2 = z * z
+    centre = share + z2 / (2 * pages)
+    spread = z * math.sqrt(max(share * (1 - share) / pages + z2 / (4 * pages * pages), 0.0))
+    return (centre - spread) / (1 + z2 / pages)
