@@ -39,9 +39,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict  # noqa: E402
-from scrapy_webclean.ads.features import geometry  # noqa: E402
-from scrapy_webclean.ads.links import ImageLink  # noqa: E402
+from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
+from scrapy_webclean.ads.features import geometry
+from scrapy_webclean.ads.links import ImageLink
 
 
 @dataclass(slots=True)
@@ -145,14 +145,11 @@ def load_ads_set(root: Path, limit_sites: int | None = None) -> list[Site]:
         by_site[site].append((file, page))
     sites = []
     for name in sorted(by_site)[:limit_sites]:
-        ordered = [page for _, page in sorted(by_site[name], key=lambda fp: fp[0])]
-        for (_, page), (file, _) in zip(
-            sorted(by_site[name], key=lambda fp: fp[0]),
-            sorted(by_site[name], key=lambda fp: fp[0]),
-            strict=True,
-        ):
-            page.html = gzip.open(root / file).read()
-        sites.append(Site(name, ordered))
+        ordered = sorted(by_site[name], key=lambda file_page: file_page[0])
+        for file, page in ordered:
+            with gzip.open(root / file) as handle:
+                page.html = handle.read()
+        sites.append(Site(name, [page for _, page in ordered]))
     return sites
 
 

@@ -48,6 +48,7 @@ class _HostServer(ThreadingHTTPServer):
         self.host, self.port = address
         self.verbose = verbose
         self.site: Site | None = None
+        self.served: list[str] | None = None
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # Crawlers drop connections all the time; only show tracebacks when asked.
@@ -80,7 +81,10 @@ class _Handler(BaseHTTPRequestHandler):
             target = parts.path + (f"?{parts.query}" if parts.query else "")
         host, port = self.connection.getsockname()[:2]
         site = self.server.site
-        resource = site.get(f"http://{host}:{port}{target}") if site is not None else None
+        url = f"http://{host}:{port}{target}"
+        if self.server.served is not None and send_body:
+            self.server.served.append(url)  # list.append is atomic under the GIL
+        resource = site.get(url) if site is not None else None
         if resource is None:
             resource = _NOT_FOUND
         self.send_response(resource.status)
@@ -119,6 +123,8 @@ class DemoServer:
         self._threads: list[threading.Thread] = []
         self._site: Site | None = None
         self._port: int | None = port
+        #: Every URL served with a body, in order (tests check what a crawl fetched).
+        self.served: list[str] = []
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -138,6 +144,7 @@ class DemoServer:
         self._servers = servers
         for server in servers:
             server.site = site
+            server.served = self.served
             thread = threading.Thread(
                 target=server.serve_forever,
                 kwargs={"poll_interval": 0.2},

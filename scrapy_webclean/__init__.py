@@ -1,8 +1,10 @@
 """scrapy-webclean: clean the web while it is crawled.
 
-The core (``clean_html`` and everything under ``html``, ``text`` and ``segmentation``)
-imports nothing from Scrapy. The Scrapy components (``Addon``, ``CleanPipeline``) are
-loaded lazily on first access, so ``import scrapy_webclean`` works without Scrapy.
+The core (``clean_html``, ``scrapy_webclean.ads.AdImageModel`` and everything under
+``html``, ``text``, ``segmentation``, ``extraction`` and ``ads``) imports nothing from
+Scrapy. The Scrapy components (``Addon``, ``CleanPipeline``, ``AdImageFilter``,
+``ImageUrlsFilterPipeline``) are loaded lazily on first access, so ``import
+scrapy_webclean`` works without Scrapy.
 """
 
 from __future__ import annotations
@@ -18,11 +20,14 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from scrapy_webclean.integration.addon import Addon
+    from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
     from scrapy_webclean.integration.pipelines import CleanPipeline
 
 _LAZY = {
     "Addon": "scrapy_webclean.integration.addon",
     "CleanPipeline": "scrapy_webclean.integration.pipelines",
+    "AdImageFilter": "scrapy_webclean.integration.adfilter",
+    "ImageUrlsFilterPipeline": "scrapy_webclean.integration.adfilter",
 }
 
 
@@ -36,6 +41,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "AdImageFilter",
     "Addon",
     "Block",
     "BlockLabel",
@@ -46,6 +52,7 @@ __all__ = [
     "Cleaner",
     "EmptyDocument",
     "Image",
+    "ImageUrlsFilterPipeline",
     "Link",
     "NotHtml",
     "ParseFailure",

@@ -6,8 +6,12 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
-from scrapy_webclean import Addon, CleanPipeline
-from scrapy_webclean.integration.settings import CLEAN_PIPELINE_ORDER
+from scrapy_webclean import Addon, AdImageFilter, CleanPipeline, ImageUrlsFilterPipeline
+from scrapy_webclean.integration.settings import (
+    AD_FILTER_ORDER,
+    CLEAN_PIPELINE_ORDER,
+    IMAGE_URLS_FILTER_ORDER,
+)
 
 ADDONS = {"ADDONS": {"scrapy_webclean.Addon": 100}}
 
@@ -32,7 +36,11 @@ def test_addon_is_importable_from_the_top_level() -> None:
 
 def test_addon_installs_clean_pipeline_and_utf8_feeds() -> None:
     crawler = get_crawler(settings_dict=ADDONS)
-    assert crawler.settings.getdict("ITEM_PIPELINES") == {CleanPipeline: CLEAN_PIPELINE_ORDER}
+    assert crawler.settings.getdict("ITEM_PIPELINES") == {
+        CleanPipeline: CLEAN_PIPELINE_ORDER,
+        ImageUrlsFilterPipeline: IMAGE_URLS_FILTER_ORDER,
+    }
+    assert crawler.settings.getdict("DOWNLOADER_MIDDLEWARES") == {AdImageFilter: AD_FILTER_ORDER}
     assert crawler.settings["FEED_EXPORT_ENCODING"] == "utf-8"
 
 
@@ -47,18 +55,32 @@ def test_clean_pipeline_runs_after_the_images_pipeline() -> None:
         }
     )
     names = [getattr(p, "__name__", str(p)) for p in got]
-    assert names == ["ImagesPipeline", "CleanPipeline", "Store"]
+    assert names == ["ImageUrlsFilterPipeline", "ImagesPipeline", "CleanPipeline", "Store"]
 
 
 def test_project_order_wins() -> None:
     crawler = get_crawler(
         settings_dict=ADDONS | {"ITEM_PIPELINES": {"scrapy_webclean.CleanPipeline": 900}}
     )
-    assert crawler.settings.getdict("ITEM_PIPELINES") == {"scrapy_webclean.CleanPipeline": 900}
+    assert crawler.settings.getdict("ITEM_PIPELINES") == {
+        "scrapy_webclean.CleanPipeline": 900,
+        ImageUrlsFilterPipeline: IMAGE_URLS_FILTER_ORDER,
+    }
 
 
-def test_project_can_disable_the_pipeline() -> None:
-    assert pipelines(ADDONS | {"ITEM_PIPELINES": {"scrapy_webclean.CleanPipeline": None}}) == []
+def test_project_can_disable_the_pipelines() -> None:
+    assert (
+        pipelines(
+            ADDONS
+            | {
+                "ITEM_PIPELINES": {
+                    "scrapy_webclean.CleanPipeline": None,
+                    "scrapy_webclean.ImageUrlsFilterPipeline": None,
+                }
+            }
+        )
+        == []
+    )
 
 
 def test_project_feed_encoding_wins() -> None:

@@ -52,6 +52,7 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600
         )
         truth = server.truth
+        served = list(server.served)
     log = log_file.read_text("utf-8") if log_file.exists() else ""
     assert completed.returncode == 0, completed.stderr[-3000:] + log[-3000:]
     raw = output.read_bytes()
@@ -62,6 +63,7 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         "items": items,
         "stats": json.loads(stats_file.read_text("utf-8")),
         "log": log,
+        "served": served,
     }
 
 
@@ -120,3 +122,20 @@ def test_raw_html_is_not_exported_and_stats_add_up(crawl: dict[str, Any]) -> Non
     assert stats["webclean/items/cleaned"] == len(items)
     assert not [key for key in stats if key.startswith("webclean/items/failed")]
     assert "webclean summary:" in crawl["log"]
+
+
+def test_no_ad_image_is_fetched_and_every_content_image_is(crawl: dict[str, Any]) -> None:
+    kinds = {image["url"]: image["kind"] for image in crawl["truth"]["images"]}
+    served = set(crawl["served"])
+    assert not sorted(url for url in served if kinds.get(url) == "ad")
+    content = {url for url, kind in kinds.items() if kind == "content"}
+    assert content and not sorted(content - served)
+    stats = crawl["stats"]
+    saved = stats.get("webclean/images/saved", 0)
+    # Every ad URL is a download saved; template images fetched early (before the site had
+    # enough pages) are not.
+    assert stats.get("webclean/images/saved/ad", 0) == sum(
+        1 for kind in kinds.values() if kind == "ad"
+    )
+    assert stats["webclean/images/dropped"] >= saved
+    assert f"webclean: {saved} image downloads saved" in crawl["log"]

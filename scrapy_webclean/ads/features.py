@@ -17,8 +17,33 @@ _DIGITS_RE = re.compile(r"\d{8,}")
 
 #: Tokens that say nothing about an image (file extensions, URL furniture).
 _NEUTRAL_TOKENS = frozenset(
-    "http https www com net org cn jpg jpeg png gif webp svg bmp ico img image images "
-    "static cdn media assets files upload uploads".split()
+    [
+        "http",
+        "https",
+        "www",
+        "com",
+        "net",
+        "org",
+        "cn",
+        "jpg",
+        "jpeg",
+        "png",
+        "gif",
+        "webp",
+        "svg",
+        "bmp",
+        "ico",
+        "img",
+        "image",
+        "images",
+        "static",
+        "cdn",
+        "media",
+        "assets",
+        "files",
+        "upload",
+        "uploads",
+    ]
 )
 
 #: Noise words of the keyword model (NRelm1) with their weights: in URL tokens, link
@@ -58,15 +83,59 @@ DEFAULT_AD_WORDS: dict[str, float] = {
 #: scorecardresearch.com and the like, are not ads: their 1x1 images are left to the
 #: other signals.)
 AD_HOSTS: frozenset[str] = frozenset(
-    """doubleclick.net googlesyndication.com googleadservices.com adservice.google.com
-    adnxs.com adsrvr.org amazon-adsystem.com assoc-amazon.com taboola.com outbrain.com
-    criteo.com criteo.net pubmatic.com rubiconproject.com openx.net advertising.com
-    adform.net smartadserver.com adtech.de atdmt.com mediaplex.com serving-sys.com
-    yieldmanager.com adbrite.com adroll.com bidswitch.net casalemedia.com contextweb.com
-    revcontent.com zedo.com 2mdn.net tribalfusion.com adblade.com lijit.com
-    sharethrough.com admob.com turn.com adzerk.net media.net chitika.net infolinks.com
-    buysellads.com carbonads.net yahoo-ads.com adsonar.com adbureau.net tiser.com.au
-    ads.yahoo.com cpro.baidu.com pos.baidu.com tanx.com""".split()
+    [
+        "doubleclick.net",
+        "googlesyndication.com",
+        "googleadservices.com",
+        "adservice.google.com",
+        "adnxs.com",
+        "adsrvr.org",
+        "amazon-adsystem.com",
+        "assoc-amazon.com",
+        "taboola.com",
+        "outbrain.com",
+        "criteo.com",
+        "criteo.net",
+        "pubmatic.com",
+        "rubiconproject.com",
+        "openx.net",
+        "advertising.com",
+        "adform.net",
+        "smartadserver.com",
+        "adtech.de",
+        "atdmt.com",
+        "mediaplex.com",
+        "serving-sys.com",
+        "yieldmanager.com",
+        "adbrite.com",
+        "adroll.com",
+        "bidswitch.net",
+        "casalemedia.com",
+        "contextweb.com",
+        "revcontent.com",
+        "zedo.com",
+        "2mdn.net",
+        "tribalfusion.com",
+        "adblade.com",
+        "lijit.com",
+        "sharethrough.com",
+        "admob.com",
+        "turn.com",
+        "adzerk.net",
+        "media.net",
+        "chitika.net",
+        "infolinks.com",
+        "buysellads.com",
+        "carbonads.net",
+        "yahoo-ads.com",
+        "adsonar.com",
+        "adbureau.net",
+        "tiser.com.au",
+        "ads.yahoo.com",
+        "cpro.baidu.com",
+        "pos.baidu.com",
+        "tanx.com",
+    ]
 )
 
 #: Standard (IAB and common legacy) ad unit sizes, width x height in CSS pixels.
@@ -103,8 +172,28 @@ AD_SIZES: frozenset[tuple[int, int]] = frozenset(
 
 #: Query keys whose values only defeat caches (a new number on every page view).
 _CACHE_BUSTER_KEYS = frozenset(
-    "ord rnd rand random cb cachebuster cache_buster bust ts t timestamp time _ nocache "
-    "v ver version r z correlator".split()
+    [
+        "ord",
+        "rnd",
+        "rand",
+        "random",
+        "cb",
+        "cachebuster",
+        "cache_buster",
+        "bust",
+        "ts",
+        "t",
+        "timestamp",
+        "time",
+        "_",
+        "nocache",
+        "v",
+        "ver",
+        "version",
+        "r",
+        "z",
+        "correlator",
+    ]
 )
 
 
@@ -218,7 +307,7 @@ def registered_domain(host: str) -> str:
     return ".".join(labels[-2:])
 
 
-_SECOND_LEVEL = frozenset("co com net org gov edu ac ne or go".split())
+_SECOND_LEVEL = frozenset(["co", "com", "net", "org", "gov", "edu", "ac", "ne", "or", "go"])
 
 
 def geometry(link: ImageLink) -> str | None:

@@ -80,7 +80,7 @@ class FilterList:
         for selector in selectors:
             try:
                 hidden.update(root.cssselect(selector))
-            except Exception:  # noqa: BLE001 - a selector cssselect cannot read is skipped
+            except Exception:
                 continue
         return hidden
 
@@ -91,7 +91,7 @@ def _fetch_cached(url: str, cache_dir: Path) -> str:
     if path.exists() and time.time() - path.stat().st_mtime < MAX_CACHE_AGE:
         return path.read_text(encoding="utf-8", errors="replace")
     try:
-        with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 - user's URL
+        with urllib.request.urlopen(url, timeout=30) as response:
             text: str = response.read().decode("utf-8", errors="replace")
     except OSError as exc:
         if path.exists():

@@ -76,7 +76,7 @@ class AdModelOptions:
     third_party_weight: float = 0.5
     #: A third-party host that served ads on this many pages of the site adds this much
     #: to the evidence of its other images (learned during the crawl).
-    ad_host_pages: int = 2
+    ad_host_pages: int = 1
     learned_ad_host_weight: float = 1.0
     min_pages: int = 4
     redundancy_threshold: float = 0.5
@@ -157,6 +157,10 @@ class AdImageModel:
             self._by_src.move_to_end(src)
         while len(self._by_src) > 50 * self.options.recent_pages:
             self._by_src.popitem(last=False)
+
+    def seen_image(self, src: str) -> bool:
+        """True when ``src`` was seen as an ``<img>`` on a recently observed page."""
+        return src in self._by_src
 
     def pages_seen(self, url: str) -> int:
         """Pages observed so far of the site ``url`` belongs to."""

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.pipelines import CleanPipeline
-from scrapy_webclean.integration.settings import CLEAN_PIPELINE_ORDER
+from scrapy_webclean.integration.settings import (
+    AD_FILTER_ORDER,
+    CLEAN_PIPELINE_ORDER,
+    IMAGE_URLS_FILTER_ORDER,
+)
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -16,6 +21,9 @@ class Addon:
 
     - ``CleanPipeline`` in ``ITEM_PIPELINES`` at 200 (unless the project already lists it,
       at any order or as ``None`` to disable it);
+    - ``AdImageFilter`` in ``DOWNLOADER_MIDDLEWARES`` at 560 and
+      ``ImageUrlsFilterPipeline`` in ``ITEM_PIPELINES`` at 0 (before the media pipelines),
+      on the same terms;
     - ``FEED_EXPORT_ENCODING = "utf-8"`` at add-on priority, so Chinese is written as is,
       not as ``\\uXXXX``; a value set in the project's settings wins.
     """
@@ -23,5 +31,11 @@ class Addon:
     def update_settings(self, settings: BaseSettings) -> None:
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", CleanPipeline, CLEAN_PIPELINE_ORDER
+        )
+        settings.setdefault_in_component_priority_dict(
+            "ITEM_PIPELINES", ImageUrlsFilterPipeline, IMAGE_URLS_FILTER_ORDER
+        )
+        settings.setdefault_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES", AdImageFilter, AD_FILTER_ORDER
         )
         settings.set("FEED_EXPORT_ENCODING", "utf-8", "addon")

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from scrapy_webclean.ads.model import AdModelOptions
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS
 from scrapy_webclean.segmentation.blockmodel import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
 from scrapy_webclean.segmentation.classify import ClassifierOptions
@@ -19,6 +20,13 @@ from scrapy_webclean.segmentation.quark import QuarkOptions
 
 #: Order of CleanPipeline in ITEM_PIPELINES when installed by the add-on.
 CLEAN_PIPELINE_ORDER = 200
+#: Order of AdImageFilter in DOWNLOADER_MIDDLEWARES: after the stock middlewares that
+#: change requests (robots, auth, user agent ...), before HttpCompression on the response
+#: side's view, i.e. it sees the decompressed HTML.
+AD_FILTER_ORDER = 560
+#: Order of ImageUrlsFilterPipeline in ITEM_PIPELINES: before Scrapy's media pipelines
+#: (their usual order is 1).
+IMAGE_URLS_FILTER_ORDER = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +112,59 @@ SETTINGS: tuple[Setting, ...] = (
         "WEBCLEAN_FALLBACK_ENCODINGS",
         list(DEFAULT_FALLBACK_ENCODINGS),
         "Encodings tried, in order, for pages that declare none.",
+    ),
+    Setting(
+        "WEBCLEAN_ADS_ENABLED",
+        True,
+        "Drop ad (and template) image requests before they are fetched (AdImageFilter "
+        "and ImageUrlsFilterPipeline).",
+    ),
+    Setting(
+        "WEBCLEAN_DROP_TEMPLATE_IMAGES",
+        True,
+        "Also drop template images (logos, icons, spacers repeated across a site's pages); "
+        "False keeps them and drops ads only.",
+    ),
+    Setting(
+        "WEBCLEAN_ADS_NOISE_WORDS",
+        {},
+        "Extra noise words for image links, with weights ({'promo': 1.0}); they count in "
+        "URL tokens, link targets, container class/id, alt/title/anchor.",
+    ),
+    Setting(
+        "WEBCLEAN_ADS_ALLOW",
+        [],
+        "Image hosts (example.com matches its subdomains) or regular expressions over "
+        "the image URL that are never dropped.",
+    ),
+    Setting(
+        "WEBCLEAN_ADS_MIN_PAGES",
+        AdModelOptions().min_pages,
+        "Pages of a site seen before URL redundancy and entropy count; an image request "
+        "of a site with fewer is sent back to the scheduler (see MAX_DEFERS).",
+    ),
+    Setting(
+        "WEBCLEAN_ADS_MAX_DEFERS",
+        3,
+        "How many times an image request may go back to the scheduler (lower priority) "
+        "waiting for evidence before it is decided anyway; 0 decides at once.",
+    ),
+    Setting(
+        "WEBCLEAN_ADS_FILTER_LIST",
+        None,
+        "Path or URL of an Adblock Plus filter list (EasyList) to use as well; needs the "
+        "'adblock' extra. A URL is cached on disk.",
+    ),
+    Setting(
+        "WEBCLEAN_ADS_FILTER_LIST_CACHE",
+        None,
+        "Folder for the downloaded filter list (default: JOBDIR, else .webclean-cache).",
+    ),
+    Setting(
+        "WEBCLEAN_IMAGE_URLS_FIELD",
+        "image_urls",
+        "Item field of image URLs that ImageUrlsFilterPipeline prunes before the media "
+        "pipeline (the ImagesPipeline's IMAGES_URLS_FIELD).",
     ),
 )
 

@@ -1,0 +1,286 @@
+"""The Scrapy shell around :class:`~scrapy_webclean.ads.AdImageModel`.
+
+* :class:`AdImageFilter` (downloader middleware) observes every HTML response and judges
+  every image request before it is fetched: image requests the spider makes, and those of
+  Scrapy's ``ImagesPipeline``/``FilesPipeline`` (which carry no callback and no page).
+* :class:`ImageUrlsFilterPipeline` (item pipeline, before the media pipeline) prunes an
+  item's ``image_urls`` with the same model and the item's page URL, so the media pipeline
+  never even asks for an ad, and logs no download failure for it.
+
+Both share one model per crawler, and each image URL is decided once per crawl.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from itemadapter import ItemAdapter
+from scrapy import signals
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import Request, Response, TextResponse
+from scrapy.http.request import NO_CALLBACK
+
+from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
+from scrapy_webclean.ads.features import DEFAULT_AD_WORDS, site_key
+from scrapy_webclean.integration.settings import get_setting
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "webclean/images"
+#: Request meta keys.
+META_KEEP = "webclean_keep_image"
+META_PAGE = "webclean_page"
+META_DEFERS = "webclean_defers"
+
+_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".bmp", ".ico", ".avif")
+_DECIDED_CAP = 100_000
+
+
+class AdImageGate:
+    """The crawler-wide state both components use: the model, the allow-list, the
+    decisions already taken, and the stats and log rules."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        options = AdModelOptions(
+            min_pages=get_setting(settings, "WEBCLEAN_ADS_MIN_PAGES"),
+            drop_template=get_setting(settings, "WEBCLEAN_DROP_TEMPLATE_IMAGES"),
+            words={
+                **DEFAULT_AD_WORDS,
+                **{
+                    str(k).lower(): float(v)
+                    for k, v in _words(get_setting(settings, "WEBCLEAN_ADS_NOISE_WORDS")).items()
+                },
+            },
+        )
+        self.model = AdImageModel(options, filter_list=_filter_list(settings))
+        self.max_defers = int(get_setting(settings, "WEBCLEAN_ADS_MAX_DEFERS"))
+        hosts, patterns = [], []
+        for entry in get_setting(settings, "WEBCLEAN_ADS_ALLOW"):
+            if re.fullmatch(r"[A-Za-z0-9.-]+", entry):
+                hosts.append(entry.lower())
+            else:
+                patterns.append(re.compile(entry))
+        self.allow_hosts = tuple(hosts)
+        self.allow_patterns = tuple(patterns)
+        assert crawler.stats is not None
+        self.stats: StatsCollector = crawler.stats
+        self.decided: OrderedDict[str, Verdict] = OrderedDict()
+        self._logged_sites: set[str] = set()
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> AdImageGate:
+        """The crawler's gate (created on first use)."""
+        gate = getattr(crawler, "_webclean_ad_gate", None)
+        if gate is None:
+            gate = cls(crawler)
+            crawler._webclean_ad_gate = gate  # type: ignore[attr-defined]
+        return gate
+
+    def allowed(self, url: str) -> bool:
+        """True for an image URL on the allow-list."""
+        host = (urlsplit(url).hostname or "").lower()
+        if any(host == h or host.endswith("." + h) for h in self.allow_hosts):
+            return True
+        return any(p.search(url) for p in self.allow_patterns)
+
+    def decide(self, url: str, page_url: str | None) -> Verdict:
+        """The verdict on an image URL (remembered: an image is decided once)."""
+        verdict = self.decided.get(url)
+        if verdict is None:
+            verdict = self.model.judge(url, page_url)
+            if verdict.certain or verdict.drop:
+                self.decided[url] = verdict
+                while len(self.decided) > _DECIDED_CAP:
+                    self.decided.popitem(last=False)
+                if verdict.drop:  # a distinct image that will not be downloaded
+                    self.stats.inc_value(f"{PREFIX}/saved")
+                    self.stats.inc_value(f"{PREFIX}/saved/{verdict.kind}")
+        return verdict
+
+    def count_drop(self, url: str, verdict: Verdict) -> str:
+        """Count a dropped image, log the first one per site; returns the reason."""
+        reason = verdict.reasons[0] if verdict.reasons else verdict.kind
+        self.stats.inc_value(f"{PREFIX}/dropped")
+        self.stats.inc_value(f"{PREFIX}/dropped/{verdict.kind}")
+        self.stats.inc_value(f"{PREFIX}/dropped/reason/{reason}")
+        site = site_key(url)
+        if site not in self._logged_sites:
+            self._logged_sites.add(site)
+            logger.info(
+                "webclean: dropping %s image %s (%s); further image drops of %s are only "
+                "counted (webclean/images/dropped)",
+                verdict.kind,
+                url,
+                ", ".join(verdict.reasons),
+                site,
+            )
+        return reason
+
+    def spider_closed(self) -> None:
+        get = self.stats.get_value
+        logger.info(
+            "webclean: %d image downloads saved (%d ads, %d template images; %d image links "
+            "dropped in all), %d image requests kept, %d deferrals, %d pages observed",
+            get(f"{PREFIX}/saved", 0),
+            get(f"{PREFIX}/saved/ad", 0),
+            get(f"{PREFIX}/saved/template", 0),
+            get(f"{PREFIX}/dropped", 0),
+            get(f"{PREFIX}/kept", 0),
+            get(f"{PREFIX}/deferred", 0),
+            get(f"{PREFIX}/pages_observed", 0),
+        )
+
+
+class AdImageFilter:
+    """Downloader middleware: drops ad and template image requests before they are fetched.
+
+    It observes every HTML response (its ``<img>`` links, through the model) and judges
+    every image request: an ad or template image raises ``IgnoreRequest`` naming the
+    reason, counted under ``webclean/images/dropped/...``; the first drop per site is
+    logged. A request of a site with too few pages seen yet goes back to the scheduler at a
+    lower priority, at most ``WEBCLEAN_ADS_MAX_DEFERS`` times (media-pipeline requests, which
+    do not pass through the scheduler, are decided at once).
+
+    Request meta: ``webclean_keep_image`` (True: never dropped), ``webclean_page`` (the
+    page the image was found on; otherwise the ``Referer`` or the last page showing it).
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        if not get_setting(crawler.settings, "WEBCLEAN_ENABLED") or not get_setting(
+            crawler.settings, "WEBCLEAN_ADS_ENABLED"
+        ):
+            raise NotConfigured("webclean ad filter disabled")
+        self.gate = AdImageGate.of(crawler)
+        self.stats = self.gate.stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> AdImageFilter:
+        return cls(crawler)
+
+    def process_request(self, request: Request) -> Request | None:
+        if not self._is_image_request(request):
+            return None
+        url = request.url
+        if request.meta.get(META_KEEP) or self.gate.allowed(url):
+            self.stats.inc_value(f"{PREFIX}/kept")
+            self.stats.inc_value(f"{PREFIX}/allowed")
+            return None
+        page = request.meta.get(META_PAGE) or _referer(request)
+        verdict = self.gate.decide(url, page)
+        if verdict.drop:
+            reason = self.gate.count_drop(url, verdict)
+            raise IgnoreRequest(
+                f"webclean: {verdict.kind} image not fetched: {url} ({reason}; score "
+                f"{verdict.score:.1f})"
+            )
+        defers = int(request.meta.get(META_DEFERS, 0))
+        if (
+            not verdict.certain
+            and request.callback is not NO_CALLBACK
+            and defers < (self.gate.max_defers)
+        ):
+            self.stats.inc_value(f"{PREFIX}/deferred")
+            return request.replace(
+                priority=request.priority - 10,
+                dont_filter=True,
+                meta={**request.meta, META_DEFERS: defers + 1},
+            )
+        self.stats.inc_value(f"{PREFIX}/kept")
+        return None
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        if isinstance(response, TextResponse) and b"html" in (
+            response.headers.get(b"Content-Type") or b""
+        ):
+            try:
+                # The spider's own response.css() reuses this parse (parsel caches it).
+                root = response.selector.root
+                if root is not None:
+                    self.gate.model.observe_page(response.url, root)
+                    self.stats.inc_value(f"{PREFIX}/pages_observed")
+            except Exception as exc:
+                self.stats.inc_value(f"{PREFIX}/observe_failed/{type(exc).__name__}")
+                logger.debug("webclean: cannot observe images of %s: %r", response.url, exc)
+        return response
+
+    def _is_image_request(self, request: Request) -> bool:
+        if META_PAGE in request.meta or META_KEEP in request.meta:
+            return True
+        path = urlsplit(request.url).path.lower()
+        return path.endswith(_IMAGE_EXTENSIONS) or self.gate.model.seen_image(request.url)
+
+
+class ImageUrlsFilterPipeline:
+    """Item pipeline: removes ad and template images from an item's ``image_urls`` before
+    the media pipeline downloads them (judged with the item's page URL, counted like the
+    middleware's drops). Dropped URLs are listed in the item's ``webclean_dropped_images``
+    when the item has (or, for dicts, can take) such a field."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        if not get_setting(crawler.settings, "WEBCLEAN_ENABLED") or not get_setting(
+            crawler.settings, "WEBCLEAN_ADS_ENABLED"
+        ):
+            raise NotConfigured("webclean ad filter disabled")
+        self.gate = AdImageGate.of(crawler)
+        self.field = get_setting(crawler.settings, "WEBCLEAN_IMAGE_URLS_FIELD")
+        self.url_field = get_setting(crawler.settings, "WEBCLEAN_URL_FIELD")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ImageUrlsFilterPipeline:
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        urls = adapter.get(self.field)
+        if not urls:
+            return item
+        page = adapter.get(self.url_field)
+        page = page if isinstance(page, str) else None
+        kept, dropped = [], []
+        for url in urls:
+            if not isinstance(url, str) or self.gate.allowed(url):
+                kept.append(url)
+                continue
+            verdict = self.gate.decide(url, page)
+            if verdict.drop:
+                self.gate.count_drop(url, verdict)
+                dropped.append(url)
+            else:
+                kept.append(url)
+        if dropped:
+            adapter[self.field] = kept
+            if "webclean_dropped_images" in adapter.field_names() or isinstance(item, dict):
+                adapter["webclean_dropped_images"] = dropped
+        return item
+
+
+def _referer(request: Request) -> str | None:
+    value = request.headers.get(b"Referer")
+    return value.decode("latin-1") if value else None
+
+
+def _words(value: Any) -> dict[str, float]:
+    if isinstance(value, dict):
+        return {str(k): float(v) for k, v in value.items()}
+    return {str(word): 1.0 for word in value or ()}
+
+
+def _filter_list(settings: Any) -> FilterList | None:
+    source = get_setting(settings, "WEBCLEAN_ADS_FILTER_LIST")
+    if not source:
+        return None
+    cache = get_setting(settings, "WEBCLEAN_ADS_FILTER_LIST_CACHE") or settings.get("JOBDIR")
+    filter_list = FilterList.load(str(source), Path(cache) if cache else None)
+    logger.info("webclean: filter list %s loaded (%d lines)", source, filter_list.rules)
+    return filter_list

@@ -1,0 +1,210 @@
+"""Ad and template image links: the models, the verdict, the middleware and the pipeline."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import HtmlResponse, Request
+from scrapy.http.request import NO_CALLBACK
+from scrapy.utils.test import get_crawler
+
+from scrapy_webclean.ads import (
+    AdImageModel,
+    AdModelOptions,
+    AnchorEntropyModel,
+    MemoryAdStatsStore,
+    UrlRedundancyModel,
+)
+from scrapy_webclean.ads.features import is_ad_host, normalize_image_url, registered_domain
+from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
+
+SITE = "http://news.example.com"
+AD_HOST = "http://cdn.partner-media.net"
+
+
+def page(number: int, extra: str = "") -> str:
+    """A page of the example site: logo and icon on every page, one photo of its own, a
+    banner ad (standard size, click-through link) and a tracking pixel from the ad host."""
+    return f"""<html><body>
+    <div id="header"><a href="/"><img src="/static/logo.png" alt="Example News"></a></div>
+    <div class="article"><h1>Story {number}</h1>
+      <p><img src="/photos/story-{number}.jpg" alt="The harbour at dawn, story {number}"
+              width="640" height="420"></p>
+      <p>Text of the story.</p></div>
+    <div class="adspace"><a href="{AD_HOST}/click?id={number}">
+      <img src="{AD_HOST}/creative/banner-{number}.png" width="728" height="90"></a></div>
+    <img src="{AD_HOST}/px.gif?u=abc{number}" width="1" height="1">
+    <div id="footer"><img src="/static/rss-icon.png" alt="RSS"></div>{extra}
+    </body></html>"""
+
+
+def url(number: int) -> str:
+    return f"{SITE}/story-{number}.html"
+
+
+def test_entropy_worked_example_from_the_paper() -> None:
+    # Seven image links: four ads share their words in pairs, three content images have
+    # words of their own. A word on two of seven links: -2 * 0.5 * log_7(0.5) = 0.3562.
+    model = AnchorEntropyModel(MemoryAdStatsStore())
+    links = {"a1": ["sms"], "a2": ["sms"], "a3": ["ring"], "a4": ["ring"]}
+    links |= {"c1": ["harbour"], "c2": ["mayor"], "c3": ["river"]}
+    for key, words in links.items():
+        model.add_link("sina.com.cn", key, words)
+    expected = -2 * 0.5 * math.log(0.5, 7)
+    assert round(expected, 4) == 0.3562
+    assert model.entropy("sina.com.cn", ["sms"], 7) == pytest.approx(expected)
+    assert model.entropy("sina.com.cn", ["harbour"], 7) == 0.0
+    # A link's entropy is the mean over its words.
+    assert model.entropy("sina.com.cn", ["sms", "harbour"], 7) == pytest.approx(expected / 2)
+
+
+def test_url_redundancy_is_the_share_of_pages_linking_the_image() -> None:
+    model = UrlRedundancyModel(MemoryAdStatsStore())
+    for number in range(4):
+        model.add_page("example.com", ["logo", f"photo-{number}", "logo"])
+    assert model.pages("example.com") == 4
+    assert model.redundancy("example.com", ["logo", "photo-1", "never"]) == [1.0, 0.25, 0.0]
+    assert model.links("example.com") == 5
+
+
+def test_stats_store_is_bounded() -> None:
+    store = MemoryAdStatsStore(max_sites=2, max_keys=10)
+    for site in ("a", "b", "c"):
+        store.add(site, "url", ((f"k{i}", 1.0) for i in range(25)))
+    assert len(store) == 2 and store.size("a", "url") == 0
+    assert store.size("c", "url") <= 10
+
+
+def test_url_normalisation_keeps_images_apart_but_merges_rotations() -> None:
+    assert normalize_image_url("http://ad.x.net/ad/s;sz=300x250;ord=123456789?") == (
+        normalize_image_url("http://ad.x.net/ad/s;sz=300x250;ord=987654321")
+    )
+    assert normalize_image_url("http://x.com/a.gif?cb=1&id=7") == normalize_image_url(
+        "http://x.com/a.gif?id=7&cb=2"
+    )
+    assert normalize_image_url("http://x.com/img?id=7") != normalize_image_url(
+        "http://x.com/img?id=8"
+    )
+    assert registered_domain("uk.reuters.com") == "reuters.com"
+    assert registered_domain("news.bbc.co.uk") == "bbc.co.uk"
+    assert is_ad_host("ad.doubleclick.net") and not is_ad_host("example.com")
+
+
+def test_verdicts_on_a_site() -> None:
+    model = AdImageModel()
+    model.observe_page(url(1), page(1))
+    banner = model.judge(f"{AD_HOST}/creative/banner-1.png", url(1))
+    assert banner.drop and banner.kind == "ad"
+    assert {"ad_size", "noise_words"} <= set(banner.reasons)
+    # The host served an ad on this site: its tracking pixel is an ad too.
+    pixel = model.judge(f"{AD_HOST}/px.gif?u=abc1", url(1))
+    assert pixel.drop and "serves_ads_here" in pixel.reasons
+    # One page is too little evidence for the logo: content for now, and not certain.
+    logo = model.judge(f"{SITE}/static/logo.png", url(1))
+    assert not logo.drop and not logo.certain
+    for number in range(2, 6):
+        model.observe_page(url(number), page(number))
+    logo = model.judge(f"{SITE}/static/logo.png", url(5))
+    assert logo.drop and logo.kind == "template" and "redundant" in logo.reasons
+    photo = model.judge(f"{SITE}/photos/story-5.jpg", url(5))
+    assert not photo.drop and photo.kind == "content" and photo.certain
+
+
+def test_template_images_kept_when_asked() -> None:
+    model = AdImageModel(AdModelOptions(drop_template=False))
+    for number in range(1, 6):
+        model.observe_page(url(number), page(number))
+    logo = model.judge(f"{SITE}/static/logo.png", url(5))
+    assert logo.kind == "template" and not logo.drop
+    assert model.judge(f"{AD_HOST}/creative/banner-5.png", url(5)).drop
+
+
+def test_filter_list_network_and_element_hiding_rules() -> None:
+    pytest.importorskip("adblock")
+    from scrapy_webclean.ads import FilterList
+
+    rules = FilterList("||tracker.example.org^\n##.sponsor-box\n")
+    model = AdImageModel(filter_list=rules)
+    extra = (
+        '<img src="http://tracker.example.org/t.png">'
+        '<div class="sponsor-box"><img src="/promos/house.jpg" alt="Our shop"></div>'
+    )
+    model.observe_page(url(1), page(1, extra))
+    for src in ("http://tracker.example.org/t.png", f"{SITE}/promos/house.jpg"):
+        verdict = model.judge(src, url(1))
+        assert verdict.drop and verdict.reasons == ("filter_list",), src
+    assert not model.judge(f"{SITE}/photos/story-1.jpg", url(1)).drop
+
+
+# -- Scrapy components ---------------------------------------------------------------------
+
+
+def middleware(**settings: object) -> tuple[AdImageFilter, object]:
+    crawler = get_crawler(settings_dict=settings)
+    crawler.stats.open_spider()  # type: ignore[union-attr,call-arg]
+    return AdImageFilter.from_crawler(crawler), crawler.stats
+
+
+def respond(mw: AdImageFilter, number: int) -> None:
+    request = Request(url(number))
+    response = HtmlResponse(
+        url(number), body=page(number).encode(), headers={"Content-Type": "text/html"}
+    )
+    assert mw.process_response(request, response) is response
+
+
+def test_middleware_drops_ads_keeps_content_and_counts() -> None:
+    mw, stats = middleware()
+    for number in range(1, 6):
+        respond(mw, number)
+    referer = {"Referer": url(5)}
+    with pytest.raises(IgnoreRequest, match="ad image not fetched"):
+        mw.process_request(Request(f"{AD_HOST}/creative/banner-5.png", headers=referer))
+    with pytest.raises(IgnoreRequest, match="template image not fetched"):
+        mw.process_request(Request(f"{SITE}/static/logo.png", headers=referer))
+    assert mw.process_request(Request(f"{SITE}/photos/story-5.jpg", headers=referer)) is None
+    assert mw.process_request(Request(url(6))) is None  # a page, not an image
+    get = stats.get_value  # type: ignore[attr-defined]
+    assert get("webclean/images/dropped/ad") == 1 and get("webclean/images/dropped/template") == 1
+    assert get("webclean/images/kept") == 1 and get("webclean/images/pages_observed") == 5
+
+
+def test_middleware_opt_outs() -> None:
+    mw, _ = middleware(WEBCLEAN_ADS_ALLOW=["partner-media.net"])
+    respond(mw, 1)
+    assert mw.process_request(Request(f"{AD_HOST}/creative/banner-1.png")) is None
+    mw, _ = middleware()
+    respond(mw, 1)
+    keep = Request(f"{AD_HOST}/creative/banner-1.png", meta={"webclean_keep_image": True})
+    assert mw.process_request(keep) is None
+
+
+def test_too_little_evidence_defers_then_decides() -> None:
+    mw, stats = middleware(WEBCLEAN_ADS_MAX_DEFERS=2)
+    respond(mw, 1)
+    request = Request(f"{SITE}/static/logo.png", headers={"Referer": url(1)}, priority=5)
+    again = mw.process_request(request)
+    assert isinstance(again, Request) and again.priority < 5 and again.dont_filter
+    again = mw.process_request(again)
+    assert isinstance(again, Request) and again.meta["webclean_defers"] == 2
+    assert mw.process_request(again) is None  # bounded: decided (kept) on the third time
+    assert stats.get_value("webclean/images/deferred") == 2  # type: ignore[attr-defined]
+    # A media-pipeline request cannot go back to the scheduler: decided at once.
+    media = Request(f"{SITE}/static/rss-icon.png", callback=NO_CALLBACK)
+    assert mw.process_request(media) is None
+
+
+def test_image_urls_are_pruned_before_the_media_pipeline() -> None:
+    crawler = get_crawler()
+    crawler.stats.open_spider()  # type: ignore[union-attr,call-arg]
+    mw = AdImageFilter.from_crawler(crawler)
+    pipeline = ImageUrlsFilterPipeline.from_crawler(crawler)
+    assert pipeline.gate is mw.gate  # one model per crawler
+    respond(mw, 1)
+    images = [f"{SITE}/photos/story-1.jpg", f"{AD_HOST}/creative/banner-1.png"]
+    item = pipeline.process_item({"url": url(1), "image_urls": images})
+    assert item["image_urls"] == images[:1]
+    assert item["webclean_dropped_images"] == images[1:]
+    assert crawler.stats.get_value("webclean/images/saved/ad") == 1  # type: ignore[union-attr]
