@@ -52,7 +52,8 @@ def _size(value: str | None) -> int | None:
 def image_links(
     root: etree._Element, page_url: str, hidden: set[etree._Element] | None = None
 ) -> list[ImageLink]:
-    """Every ``<img>`` of a parsed page with what is known of it before fetching;
+    """Every ``<img>`` of a parsed page with what is known of it before fetching (a lazy
+    image gives two links: its real URL and the placeholder in ``src``);
     ``hidden`` are elements hidden by a filter list (see ``FilterList.hidden_elements``)."""
     base = root.find(".//base[@href]")
     resolve = UrlResolver(resolve_base(page_url, base.get("href") if base is not None else None))
@@ -61,8 +62,13 @@ def image_links(
         raw = image_src(img)
         if not raw:
             continue
-        src = resolve(raw)
-        if not src.startswith(("http://", "https://")):
+        sources = [resolve(raw)]
+        plain = img.get("src")
+        if plain and plain != raw and not plain.startswith("data:"):
+            # A lazy image's placeholder in ``src`` is fetched by a crawler too.
+            sources.append(resolve(plain))
+        sources = [src for src in sources if src.startswith(("http://", "https://"))]
+        if not sources:
             continue
         link: str | None = None
         anchor = ""
@@ -85,20 +91,24 @@ def image_links(
             parent = parent.getparent()
         if hidden and not is_hidden:
             is_hidden = any(ancestor in hidden for ancestor in img.iterancestors())
-        found.append(
-            ImageLink(
-                page_url=page_url,
-                src=src,
-                link=link,
-                anchor=anchor,
-                alt=collapse_ws(img.get("alt") or "").strip(),
-                title=collapse_ws(img.get("title") or link_title).strip(),
-                width=_size(img.get("width")),
-                height=_size(img.get("height")),
-                context=tuple(context),
-                hidden=is_hidden,
+        alt = collapse_ws(img.get("alt") or "").strip()
+        title = collapse_ws(img.get("title") or link_title).strip()
+        width, height = _size(img.get("width")), _size(img.get("height"))
+        for src in sources:
+            found.append(
+                ImageLink(
+                    page_url=page_url,
+                    src=src,
+                    link=link,
+                    anchor=anchor,
+                    alt=alt,
+                    title=title,
+                    width=width,
+                    height=height,
+                    context=tuple(context),
+                    hidden=is_hidden,
+                )
             )
-        )
     return found
 
 

@@ -204,6 +204,9 @@ def _absolute(base: str | None, href: str) -> str:
         return href
 
 
+_URL_WHITESPACE = str.maketrans("", "", "\t\n\r")
+
+
 class UrlResolver:
     """``urljoin`` against one base URL, with fast paths for the common hrefs of a page
     (absolute, scheme-relative, root-relative and plain relative paths without dot
@@ -227,6 +230,9 @@ class UrlResolver:
 
     def __call__(self, href: str) -> str:
         href = href.strip()
+        if "\n" in href or "\t" in href or "\r" in href:
+            # Browsers drop tabs and newlines inside a URL (WHATWG URL parsing).
+            href = href.translate(_URL_WHITESPACE)
         if self.base is None or href.startswith(("http://", "https://")):
             return href
         if self.origin and "/." not in href and "#" not in href and not href.endswith("?"):
