@@ -75,11 +75,14 @@ class Tally:
     url_kept: dict[tuple[str, str], bool] = field(default_factory=dict)
     judge_ns: list[int] = field(default_factory=list)
     reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    content_lost_by_site: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     def add(self, site: str, record: Record, drop: bool) -> None:
         self.links[record.kind] += 1
         if drop:
             self.dropped[record.kind] += 1
+            if record.kind == "content":
+                self.content_lost_by_site[site] += 1
         key = (site, record.img_src)
         # A URL is an ad if any occurrence is; content only if every occurrence is.
         previous = self.url_kind.get(key)
@@ -273,6 +276,14 @@ def report(name: str, rows: list[tuple[str, Tally]]) -> str:
             f"{k} {v}" for k, v in sorted(first.reasons.items(), key=lambda kv: -kv[1])
         )
         out.append(f"Reasons among the links {rows[0][0]} dropped: {reasons}.")
+        out.append("")
+    if first.content_lost_by_site:
+        lost = sorted(first.content_lost_by_site.items(), key=lambda kv: -kv[1])[:5]
+        total = sum(first.content_lost_by_site.values())
+        listed = ", ".join(f"{site} {count}" for site, count in lost)
+        out.append(
+            f"Content links {rows[0][0]} dropped, {total} in all; the sites with most: {listed}."
+        )
         out.append("")
     return "\n".join(out)
 

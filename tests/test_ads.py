@@ -167,7 +167,9 @@ def test_middleware_drops_ads_keeps_content_and_counts() -> None:
     assert mw.process_request(Request(f"{SITE}/photos/story-5.jpg", headers=referer)) is None
     assert mw.process_request(Request(url(6))) is None  # a page, not an image
     get = stats.get_value  # type: ignore[attr-defined]
-    assert get("webclean/images/dropped/ad") == 1 and get("webclean/images/dropped/template") == 1
+    assert get("webclean/images/dropped_kind/ad") == 1
+    assert get("webclean/images/dropped_kind/template") == 1
+    assert get("webclean/images/dropped/redundant") == 1
     assert get("webclean/images/kept") == 1 and get("webclean/images/pages_observed") == 5
 
 

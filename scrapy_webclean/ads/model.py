@@ -63,6 +63,28 @@ class Verdict:
     reasons: tuple[str, ...] = ()
     certain: bool = True
 
+    @property
+    def reason(self) -> str:
+        """The main reason: for a template image the statistic that found it, for an ad
+        its strongest evidence; the kind when nothing fired."""
+        order = _TEMPLATE_REASONS if self.kind == "template" else _AD_REASONS
+        for reason in order:
+            if reason in self.reasons:
+                return reason
+        return self.reasons[0] if self.reasons else self.kind
+
+
+_TEMPLATE_REASONS = ("redundant", "anchor_entropy")
+_AD_REASONS = (
+    "filter_list",
+    "ad_host",
+    "noise_words",
+    "ad_size",
+    "pixel",
+    "serves_ads_here",
+    "third_party",
+)
+
 
 @dataclass(slots=True)
 class AdModelOptions:

@@ -75,6 +75,8 @@ class AdImageGate:
         assert crawler.stats is not None
         self.stats: StatsCollector = crawler.stats
         self.decided: OrderedDict[str, Verdict] = OrderedDict()
+        self._passed: OrderedDict[str, None] = OrderedDict()
+        self._saved: OrderedDict[str, None] = OrderedDict()
         self._logged_sites: set[str] = set()
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
@@ -103,17 +105,27 @@ class AdImageGate:
                 self.decided[url] = verdict
                 while len(self.decided) > _DECIDED_CAP:
                     self.decided.popitem(last=False)
-                if verdict.drop:  # a distinct image that will not be downloaded
-                    self.stats.inc_value(f"{PREFIX}/saved")
-                    self.stats.inc_value(f"{PREFIX}/saved/{verdict.kind}")
         return verdict
+
+    def passed(self, url: str) -> None:
+        """Note an image URL let through (it will be, or was, downloaded)."""
+        self._passed[url] = None
+        while len(self._passed) > _DECIDED_CAP:
+            self._passed.popitem(last=False)
 
     def count_drop(self, url: str, verdict: Verdict) -> str:
         """Count a dropped image, log the first one per site; returns the reason."""
-        reason = verdict.reasons[0] if verdict.reasons else verdict.kind
+        reason = verdict.reason
         self.stats.inc_value(f"{PREFIX}/dropped")
-        self.stats.inc_value(f"{PREFIX}/dropped/{verdict.kind}")
-        self.stats.inc_value(f"{PREFIX}/dropped/reason/{reason}")
+        self.stats.inc_value(f"{PREFIX}/dropped/{reason}")
+        self.stats.inc_value(f"{PREFIX}/dropped_kind/{verdict.kind}")
+        if url not in self._passed and url not in self._saved:
+            # A distinct image never downloaded at all: a download saved.
+            self._saved[url] = None
+            while len(self._saved) > _DECIDED_CAP:
+                self._saved.popitem(last=False)
+            self.stats.inc_value(f"{PREFIX}/saved")
+            self.stats.inc_value(f"{PREFIX}/saved/{verdict.kind}")
         site = site_key(url)
         if site not in self._logged_sites:
             self._logged_sites.add(site)
@@ -175,6 +187,7 @@ class AdImageFilter:
         if request.meta.get(META_KEEP) or self.gate.allowed(url):
             self.stats.inc_value(f"{PREFIX}/kept")
             self.stats.inc_value(f"{PREFIX}/allowed")
+            self.gate.passed(url)
             return None
         page = request.meta.get(META_PAGE) or _referer(request)
         verdict = self.gate.decide(url, page)
@@ -197,6 +210,7 @@ class AdImageFilter:
                 meta={**request.meta, META_DEFERS: defers + 1},
             )
         self.stats.inc_value(f"{PREFIX}/kept")
+        self.gate.passed(url)
         return None
 
     def process_response(self, request: Request, response: Response) -> Response:
@@ -258,6 +272,7 @@ class ImageUrlsFilterPipeline:
                 dropped.append(url)
             else:
                 kept.append(url)
+                self.gate.passed(url)
         if dropped:
             adapter[self.field] = kept
             if "webclean_dropped_images" in adapter.field_names() or isinstance(item, dict):
