@@ -203,10 +203,15 @@ def tokens(text: str) -> list[str]:
 
 
 def url_tokens(url: str | None) -> list[str]:
-    """Tokens of a URL's host, path and query, without digits-only and neutral tokens."""
+    """Tokens of a URL's host, path and query (camelCase split: ``featuredSponsor`` gives
+    featured, sponsor), without digits-only and neutral tokens."""
     if not url:
         return []
-    return [t for t in tokens(url) if not t.isdigit() and t not in _NEUTRAL_TOKENS]
+    spaced = _CAMEL_RE.sub(r"\1 \2", url)
+    return [t for t in tokens(spaced) if not t.isdigit() and t not in _NEUTRAL_TOKENS]
+
+
+_CAMEL_RE = re.compile(r"([a-z])([A-Z])")
 
 
 def file_name_tokens(url: str) -> list[str]:

@@ -255,11 +255,21 @@ class AdImageModel:
             reasons.append("ad_size")
             score += opts.ad_size_weight
         weights = self.options.words
-        found = set(url_tokens(link.src)) | set(url_tokens(link.link))
+        context: set[str] = set()
         for words in link.context:
-            found.update(_class_tokens(words))
-        found.update(tokens(" ".join((link.alt, link.title, link.anchor))))
-        keyword = sum(weights[word] for word in found.intersection(weights))
+            context.update(_class_tokens(words))
+        # NRelm1 over the link's description, field by field (image URL, link target,
+        # containers, alt/title/anchor): a noise word counts once per field it occurs in,
+        # so "Sponsor" in a class name and in the alt text is stronger evidence than either.
+        fields = (
+            set(url_tokens(link.src)),
+            set(url_tokens(link.link)),
+            context,
+            set(tokens(" ".join((link.alt, link.title, link.anchor)))),
+        )
+        keyword = sum(
+            sum(weights[word] for word in field.intersection(weights)) for field in fields
+        )
         if keyword:
             reasons.append("noise_words")
             score += min(keyword, opts.keyword_cap)
