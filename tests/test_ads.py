@@ -210,3 +210,12 @@ def test_image_urls_are_pruned_before_the_media_pipeline() -> None:
     assert item["image_urls"] == images[:1]
     assert item["webclean_dropped_images"] == images[1:]
     assert crawler.stats.get_value("webclean/images/saved/ad") == 1  # type: ignore[union-attr]
+
+
+def test_an_image_in_the_main_content_is_never_template() -> None:
+    model = AdImageModel()
+    for number in range(1, 6):
+        model.observe_page(url(number), page(number))
+    model.note_main_content(url(5), [f"{SITE}/static/logo.png"])
+    verdict = model.judge(f"{SITE}/static/logo.png", url(5))
+    assert not verdict.drop and "in_main_content" in verdict.reasons

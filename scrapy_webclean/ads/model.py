@@ -49,6 +49,7 @@ from scrapy_webclean.text.stopwords import all_stopwords
 Kind = Literal["ad", "template", "content"]
 
 _AD_HOSTS = "ad_hosts"
+_MAIN = "main_content"
 
 
 @dataclass(slots=True, frozen=True)
@@ -141,6 +142,14 @@ class AdImageModel:
         links = image_links(root, page_url, hidden)
         self.observe_links(page_url, links)
         return links
+
+    def note_main_content(self, page_url: str, image_srcs: list[str]) -> None:
+        """Record the images a cleaner found inside a page's main content: an image seen
+        there is never taken for template, however often the site repeats it."""
+        site = site_key(page_url)
+        keys = {normalize_image_url(src) for src in image_srcs}
+        if keys:
+            self.store.add(site, _MAIN, ((key, 1.0) for key in keys))
 
     def observe_links(self, page_url: str, links: list[ImageLink]) -> None:
         """Record already extracted image links of a page (see :func:`image_links`)."""
@@ -237,6 +246,9 @@ class AdImageModel:
             reasons.append("anchor_entropy")
             score += entropy
         if "redundant" in reasons or "anchor_entropy" in reasons:
+            if self.store.get(site, _MAIN, (key,))[0] > 0:
+                reasons.append("in_main_content")
+                return Verdict(False, "content", score, tuple(reasons), certain)
             return Verdict(opts.drop_template, "template", score, tuple(reasons), certain)
         return Verdict(False, "content", score, tuple(reasons), certain)
 

@@ -112,6 +112,7 @@ class CleanPipeline:
                 html, url if isinstance(url, str) else None, content_type=content_type
             )
             data = result.to_dict(include_blocks=self.include_blocks)  # builds the blocks
+            self._tell_ad_filter(url, data)
         except CleanError as exc:
             return self._failed(item, adapter, url, exc.reason, str(exc))
         except Exception as exc:  # never let one page stop the crawl
@@ -135,6 +136,13 @@ class CleanPipeline:
             self._inc(f"blocks/{block.label.value}")
         self._inc("chars/text", len(result.text))
         return item
+
+    def _tell_ad_filter(self, url: Any, data: dict[str, Any]) -> None:
+        """Let the crawl's ad-image filter know which images sit in the main content."""
+        gate = getattr(self.crawler, "_webclean_ad_gate", None)
+        images = data.get("images", {}).get("content")
+        if gate is not None and isinstance(url, str) and images:
+            gate.model.note_main_content(url, [image["src"] for image in images])
 
     def _failed(self, item: Any, adapter: ItemAdapter, url: Any, reason: str, message: str) -> Any:
         self._inc(f"items/failed/{reason}")
