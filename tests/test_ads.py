@@ -193,9 +193,12 @@ def test_too_little_evidence_defers_then_decides() -> None:
     assert isinstance(again, Request) and again.meta["webclean_defers"] == 2
     assert mw.process_request(again) is None  # bounded: decided (kept) on the third time
     assert stats.get_value("webclean/images/deferred") == 2  # type: ignore[attr-defined]
-    # A media-pipeline request cannot go back to the scheduler: decided at once.
+    # A media-pipeline request cannot go back to the scheduler: decided at once, with the
+    # page that showed the image as context.
     media = Request(f"{SITE}/static/rss-icon.png", callback=NO_CALLBACK)
     assert mw.process_request(media) is None
+    with pytest.raises(IgnoreRequest, match="ad image not fetched"):
+        mw.process_request(Request(f"{AD_HOST}/creative/banner-1.png", callback=NO_CALLBACK))
 
 
 def test_image_urls_are_pruned_before_the_media_pipeline() -> None:
