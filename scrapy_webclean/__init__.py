@@ -28,6 +28,7 @@ _LAZY = {
     "CleanPipeline": "scrapy_webclean.integration.pipelines",
     "AdImageFilter": "scrapy_webclean.integration.adfilter",
     "ImageUrlsFilterPipeline": "scrapy_webclean.integration.adfilter",
+    "DedupPipeline": "scrapy_webclean.integration.dedup",
 }
 
 
@@ -50,6 +51,7 @@ __all__ = [
     "CleanPipeline",
     "CleanResult",
     "Cleaner",
+    "DedupPipeline",
     "EmptyDocument",
     "Image",
     "ImageUrlsFilterPipeline",

@@ -6,10 +6,17 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
-from scrapy_webclean import Addon, AdImageFilter, CleanPipeline, ImageUrlsFilterPipeline
+from scrapy_webclean import (
+    Addon,
+    AdImageFilter,
+    CleanPipeline,
+    DedupPipeline,
+    ImageUrlsFilterPipeline,
+)
 from scrapy_webclean.integration.settings import (
     AD_FILTER_ORDER,
     CLEAN_PIPELINE_ORDER,
+    DEDUP_PIPELINE_ORDER,
     IMAGE_URLS_FILTER_ORDER,
 )
 
@@ -38,6 +45,7 @@ def test_addon_installs_clean_pipeline_and_utf8_feeds() -> None:
     crawler = get_crawler(settings_dict=ADDONS)
     assert crawler.settings.getdict("ITEM_PIPELINES") == {
         CleanPipeline: CLEAN_PIPELINE_ORDER,
+        DedupPipeline: DEDUP_PIPELINE_ORDER,
         ImageUrlsFilterPipeline: IMAGE_URLS_FILTER_ORDER,
     }
     assert crawler.settings.getdict("DOWNLOADER_MIDDLEWARES") == {AdImageFilter: AD_FILTER_ORDER}
@@ -55,7 +63,13 @@ def test_clean_pipeline_runs_after_the_images_pipeline() -> None:
         }
     )
     names = [getattr(p, "__name__", str(p)) for p in got]
-    assert names == ["ImageUrlsFilterPipeline", "ImagesPipeline", "CleanPipeline", "Store"]
+    assert names == [
+        "ImageUrlsFilterPipeline",
+        "ImagesPipeline",
+        "CleanPipeline",
+        "DedupPipeline",
+        "Store",
+    ]
 
 
 def test_project_order_wins() -> None:
@@ -64,6 +78,7 @@ def test_project_order_wins() -> None:
     )
     assert crawler.settings.getdict("ITEM_PIPELINES") == {
         "scrapy_webclean.CleanPipeline": 900,
+        DedupPipeline: DEDUP_PIPELINE_ORDER,
         ImageUrlsFilterPipeline: IMAGE_URLS_FILTER_ORDER,
     }
 
@@ -75,6 +90,7 @@ def test_project_can_disable_the_pipelines() -> None:
             | {
                 "ITEM_PIPELINES": {
                     "scrapy_webclean.CleanPipeline": None,
+                    "scrapy_webclean.DedupPipeline": None,
                     "scrapy_webclean.ImageUrlsFilterPipeline": None,
                 }
             }

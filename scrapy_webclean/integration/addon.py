@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
+from scrapy_webclean.integration.dedup import DedupPipeline
 from scrapy_webclean.integration.pipelines import CleanPipeline
 from scrapy_webclean.integration.settings import (
     AD_FILTER_ORDER,
     CLEAN_PIPELINE_ORDER,
+    DEDUP_PIPELINE_ORDER,
     IMAGE_URLS_FILTER_ORDER,
 )
 
@@ -21,6 +23,7 @@ class Addon:
 
     - ``CleanPipeline`` in ``ITEM_PIPELINES`` at 200 (unless the project already lists it,
       at any order or as ``None`` to disable it);
+    - ``DedupPipeline`` in ``ITEM_PIPELINES`` at 300 (after cleaning);
     - ``AdImageFilter`` in ``DOWNLOADER_MIDDLEWARES`` at 560 and
       ``ImageUrlsFilterPipeline`` in ``ITEM_PIPELINES`` at 0 (before the media pipelines),
       on the same terms;
@@ -31,6 +34,9 @@ class Addon:
     def update_settings(self, settings: BaseSettings) -> None:
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", CleanPipeline, CLEAN_PIPELINE_ORDER
+        )
+        settings.setdefault_in_component_priority_dict(
+            "ITEM_PIPELINES", DedupPipeline, DEDUP_PIPELINE_ORDER
         )
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", ImageUrlsFilterPipeline, IMAGE_URLS_FILTER_ORDER

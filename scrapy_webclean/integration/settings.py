@@ -24,6 +24,8 @@ CLEAN_PIPELINE_ORDER = 200
 #: change requests (robots, auth, user agent ...), before HttpCompression on the response
 #: side's view, i.e. it sees the decompressed HTML.
 AD_FILTER_ORDER = 560
+#: Order of DedupPipeline in ITEM_PIPELINES: after cleaning, before storage pipelines.
+DEDUP_PIPELINE_ORDER = 300
 #: Order of ImageUrlsFilterPipeline in ITEM_PIPELINES: before Scrapy's media pipelines
 #: (their usual order is 1).
 IMAGE_URLS_FILTER_ORDER = 0
@@ -159,6 +161,28 @@ SETTINGS: tuple[Setting, ...] = (
         "WEBCLEAN_ADS_FILTER_LIST_CACHE",
         None,
         "Folder for the downloaded filter list (default: JOBDIR, else .webclean-cache).",
+    ),
+    Setting(
+        "WEBCLEAN_DEDUP_ENABLED",
+        True,
+        "Drop (or mark) items whose main text copies an earlier item's (DedupPipeline).",
+    ),
+    Setting(
+        "WEBCLEAN_DEDUP_POLICY",
+        "drop",
+        "'drop': a later copy raises DropItem naming the first; 'mark': it is exported with "
+        "the first copy's URL in WEBCLEAN_DEDUP_FIELD.",
+    ),
+    Setting(
+        "WEBCLEAN_DEDUP_FIELD",
+        "duplicate_of",
+        "Field naming the earlier copy when WEBCLEAN_DEDUP_POLICY is 'mark'.",
+    ),
+    Setting(
+        "WEBCLEAN_QUERY_KEYWORDS",
+        [],
+        "Query keywords of a topical crawl: fingerprints are drawn from the logical "
+        "paragraphs around the paragraphs that name one.",
     ),
     Setting(
         "WEBCLEAN_IMAGE_URLS_FIELD",

@@ -1,0 +1,126 @@
+"""What a document leaves in the near-duplicate index (ALGORITHMS.md section 3).
+
+* an exact hash of the normalised text (case, width and whitespace folded);
+* its *long sentences*, hashed: a sentence of at least 9 CJK characters (the paper's
+  ``k``) or, in space-separated languages, at least :data:`MIN_WORDS` words. Eight words:
+  a dateline, byline, caption credit or menu entry is shorter, nearly every sentence of
+  news prose is longer (English news averages about 20 words a sentence), and two
+  independent 8-word sentences are as unlikely to coincide as two 9-character Chinese ones;
+* a MinHash signature of its character 5-gram shingles (over the text with whitespace
+  removed, so the same shingles arise in Chinese and English), computed with numpy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+#: Minimum length of a long sentence: CJK characters (the paper's k) / words elsewhere.
+MIN_CJK_CHARS = 9
+MIN_WORDS = 8
+#: Long sentences kept per document (the longest first).
+MAX_SENTENCES = 48
+#: Shingle length (characters) and MinHash size.
+SHINGLE = 5
+NUM_PERM = 64
+
+_SENTENCE_END_RE = re.compile(r"[。！？!?；;…\n]+|(?<=[^\d\s])\.(?=\s|$)")
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_WORD_RE = re.compile(r"[^\W_]+")
+_STRIP_RE = re.compile(r"[\W_]+")
+
+_MERSENNE = np.uint64((1 << 61) - 1)
+_rng = np.random.default_rng(20261121)
+#: Multiply-shift hash parameters, one row per permutation (odd multipliers).
+_PERM_A = _rng.integers(1, 1 << 63, size=(NUM_PERM, 1), dtype=np.uint64) | np.uint64(1)
+_PERM_B = _rng.integers(0, 1 << 63, size=(NUM_PERM, 1), dtype=np.uint64)
+_BASE = np.uint64(1_000_003)
+
+
+@dataclass(slots=True)
+class Fingerprint:
+    """A document's traces: ``exact`` (64-bit), ``sentences`` (64-bit hashes of its long
+    sentences, distinct, longest first), ``signature`` (MinHash, ``NUM_PERM`` 32-bit values),
+    ``length`` (characters of the compared text) and ``sentence_chars``."""
+
+    exact: int
+    sentences: list[int]
+    signature: npt.NDArray[np.uint32]
+    length: int
+    #: Characters of each long sentence (same order as ``sentences``).
+    sentence_chars: list[int]
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width to half-width), lower case, whitespace runs to one space."""
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def _hash64(data: str) -> int:
+    digest = hashlib.blake2b(data.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def long_sentences(text: str) -> list[str]:
+    """The long sentences of normalised ``text``, as compared: without punctuation and
+    whitespace; distinct, longest first."""
+    found: dict[str, None] = {}
+    for piece in _SENTENCE_END_RE.split(text):
+        cjk = len(_CJK_RE.findall(piece)) if not piece.isascii() else 0
+        if cjk >= MIN_CJK_CHARS or len(_WORD_RE.findall(piece)) - cjk >= MIN_WORDS:
+            found.setdefault(_STRIP_RE.sub("", piece), None)
+    return sorted(found, key=len, reverse=True)
+
+
+def signature(compact: str) -> npt.NDArray[np.uint32]:
+    """MinHash of the character shingles of ``compact`` (text without whitespace).
+
+    Shingles are hashed with a polynomial over code points and each permutation is a
+    multiply-shift hash (universal, 32-bit output); all in numpy, one pass per position.
+    """
+    codes = np.frombuffer(compact.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    if len(codes) < SHINGLE:
+        codes = np.concatenate([codes, np.zeros(SHINGLE - len(codes), dtype=np.uint64)])
+    count = len(codes) - SHINGLE + 1
+    hashes = np.zeros(count, dtype=np.uint64)
+    for offset in range(SHINGLE):
+        hashes = hashes * _BASE + codes[offset : offset + count]
+    hashes = np.unique(hashes)
+    values = (_PERM_A * hashes + _PERM_B) >> np.uint64(32)
+    result: npt.NDArray[np.uint32] = values.min(axis=1).astype(np.uint32)
+    return result
+
+
+def fingerprint(text: str, keywords: tuple[str, ...] = ()) -> Fingerprint:
+    """The fingerprint of a document's main text. With query ``keywords``, long sentences
+    come from the logical paragraphs around the paragraphs that name a keyword (section 3),
+    so that a short page on the topic does not degenerate into whole-text comparison."""
+    normal = normalize(text)
+    compact = _STRIP_RE.sub("", normal)
+    source = logical_paragraphs(text, keywords) if keywords else None
+    sentences = long_sentences(normalize(source) if source else normal)[:MAX_SENTENCES]
+    return Fingerprint(
+        exact=_hash64(compact),
+        sentences=[_hash64(s) for s in sentences],
+        signature=signature(compact or normal),
+        length=len(compact),
+        sentence_chars=[min(len(s), 65535) for s in sentences],
+    )
+
+
+def logical_paragraphs(text: str, keywords: tuple[str, ...]) -> str:
+    """The paragraphs that name a keyword, each with its neighbours (one before, one
+    after), in order; '' when no paragraph names one."""
+    paragraphs = [p for p in text.split("\n") if p.strip()]
+    lowered = [p.lower() for p in paragraphs]
+    wanted = [k.lower() for k in keywords if k.strip()]
+    chosen: set[int] = set()
+    for index, paragraph in enumerate(lowered):
+        if any(word in paragraph for word in wanted):
+            chosen.update((index - 1, index, index + 1))
+    return "\n".join(paragraphs[i] for i in sorted(chosen) if 0 <= i < len(paragraphs))

@@ -1,0 +1,101 @@
+"""``DedupPipeline``: near-duplicate pages dropped (or marked) before export.
+
+Runs after ``CleanPipeline`` (order 300 by the add-on), on the cleaned main text, so that
+one article under two site templates is still one article. The first copy seen is
+exported; a later copy is dropped with ``DropItem`` naming the earlier one
+(``WEBCLEAN_DEDUP_POLICY = "drop"``, the default) or exported with a ``duplicate_of``
+field (``"mark"``). Hub and list pages are compared for exact copies only. Stats: ``webclean/dedup/unique``, ``webclean/dedup/exact``,
+``webclean/dedup/near``, and ``webclean/dedup/skipped/<reason>`` for items with no text.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy import signals
+from scrapy.exceptions import DropItem, NotConfigured
+
+from scrapy_webclean.dedup import DedupOptions, NearDuplicateIndex
+from scrapy_webclean.integration.settings import get_setting
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "webclean/dedup"
+#: Page types compared for near copies; the others (hub and list pages, pages without
+#: main text) only for exact copies: two lists sharing teasers are two pages.
+NEAR_PAGE_TYPES = frozenset(("article", "forum"))
+
+
+class DedupPipeline:
+    """Drops (or marks) items whose main text copies an earlier item's."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not get_setting(settings, "WEBCLEAN_ENABLED") or not get_setting(
+            settings, "WEBCLEAN_DEDUP_ENABLED"
+        ):
+            raise NotConfigured("webclean dedup disabled")
+        self.policy = str(get_setting(settings, "WEBCLEAN_DEDUP_POLICY")).lower()
+        if self.policy not in ("drop", "mark"):
+            raise NotConfigured(
+                f"WEBCLEAN_DEDUP_POLICY must be 'drop' or 'mark', not {self.policy!r}"
+            )
+        output = get_setting(settings, "WEBCLEAN_OUTPUT_FIELDS")
+        self.text_field = output.get("text") or "text"
+        self.page_type_field = output.get("page_type") or "page_type"
+        self.url_field = get_setting(settings, "WEBCLEAN_URL_FIELD")
+        self.mark_field = get_setting(settings, "WEBCLEAN_DEDUP_FIELD")
+        keywords = tuple(get_setting(settings, "WEBCLEAN_QUERY_KEYWORDS"))
+        self.index = NearDuplicateIndex(DedupOptions(keywords=keywords))
+        assert crawler.stats is not None
+        self.stats: StatsCollector = crawler.stats
+        self._seen = 0
+        crawler.signals.connect(self._log_summary, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DedupPipeline:
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        text = adapter.get(self.text_field)
+        if not isinstance(text, str) or not text.strip():
+            # No main text (a hub page, a failed clean): nothing to compare, passed on.
+            self.stats.inc_value(f"{PREFIX}/skipped/no_text")
+            return item
+        self._seen += 1
+        key = adapter.get(self.url_field)
+        key = key if isinstance(key, str) else f"item-{self._seen}"
+        page_type = adapter.get(self.page_type_field)
+        exact_only = isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
+        match = self.index.check(key, text, add=True, exact_only=exact_only)
+        if match is None:
+            self.stats.inc_value(f"{PREFIX}/unique")
+            return item
+        self.stats.inc_value(f"{PREFIX}/{match.kind}")
+        if self.policy == "drop":
+            self.stats.inc_value(f"{PREFIX}/dropped")
+            raise DropItem(f"webclean: {key} is a {match.kind} duplicate of {match.key}")
+        if self.mark_field in adapter.field_names() or isinstance(item, MutableMapping):
+            adapter[self.mark_field] = match.key
+        return item
+
+    def _log_summary(self) -> None:
+        get = self.stats.get_value
+        logger.info(
+            "webclean dedup: %d pages with text, %d unique, %d exact and %d near duplicates "
+            "(%s); %d documents indexed",
+            self._seen,
+            get(f"{PREFIX}/unique", 0),
+            get(f"{PREFIX}/exact", 0),
+            get(f"{PREFIX}/near", 0),
+            "dropped" if self.policy == "drop" else f"marked in {self.mark_field!r}",
+            len(self.index),
+        )
