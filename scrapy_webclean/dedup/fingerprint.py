@@ -55,14 +55,22 @@ class Fingerprint:
     sentence_chars: list[int]
 
 
-#: Full-width ASCII forms (U+FF01-U+FF5E) and the ideographic space to their ASCII
-#: counterparts: the part of NFKC that reformatting changes, at a fraction of its cost.
-_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+#: Full-width digits and letters to ASCII: the part of NFKC that changes how a text
+#: compares (punctuation is dropped anyway), at a fraction of its cost.
+_WIDTH = {
+    code: code - 0xFEE0
+    for start, end in ((0xFF10, 0xFF1A), (0xFF21, 0xFF3B), (0xFF41, 0xFF5B))
+    for code in range(start, end)
+}
+_WIDE_RE = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
 
 
 def normalize(text: str) -> str:
-    """Full-width forms folded to ASCII, lower case, whitespace runs to one space."""
-    return " ".join(text.translate(_WIDTH).lower().split())
+    """Full-width digits and letters folded to ASCII, lower case, whitespace runs (the
+    ideographic space included) to one space."""
+    if _WIDE_RE.search(text):
+        text = text.translate(_WIDTH)
+    return " ".join(text.lower().split())
 
 
 def _hash64(data: str) -> int:
@@ -71,8 +79,8 @@ def _hash64(data: str) -> int:
 
 
 def long_sentences(text: str) -> list[str]:
-    """The long sentences of normalised ``text``, as compared: without punctuation and
-    whitespace; distinct, longest first."""
+    """The long sentences of normalised ``text``, as compared: without whitespace;
+    distinct, longest first."""
     found: dict[str, None] = {}
     for piece in _SENTENCE_END_RE.split(text):
         if len(piece) < MIN_CJK_CHARS:  # too short for either kind of long sentence
@@ -83,7 +91,7 @@ def long_sentences(text: str) -> list[str]:
             cjk = len(_CJK_RE.findall(piece))
             long = cjk >= MIN_CJK_CHARS or len(_WORD_RE.findall(piece)) - cjk >= MIN_WORDS
         if long:
-            found.setdefault(_STRIP_RE.sub("", piece), None)
+            found.setdefault("".join(piece.split()), None)
     return sorted(found, key=len, reverse=True)
 
 

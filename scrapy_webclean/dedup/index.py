@@ -37,8 +37,11 @@ from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore, StoredDoc
 class DedupOptions:
     """Thresholds of :class:`NearDuplicateIndex` (all shares 0-1)."""
 
-    #: Sentences (the longest) a document posts in the inverted index.
-    index_sentences: int = 8
+    #: Sentences a document posts in the inverted index: its longest (the paper's m) ...
+    index_sentences: int = 4
+    #: ... and a sample that edits cannot bias: those with the smallest hashes (a bottom-k
+    #: sketch of its sentences; near copies share most of it).
+    sample_sentences: int = 6
     #: A sentence in more documents than this is boilerplate.
     boilerplate_docs: int = 5
     #: Long sentences shared, as a share of the document with fewer of them ...
@@ -56,6 +59,8 @@ class DedupOptions:
     #: LSH bands x rows over the signature (b * r = NUM_PERM); 16 x 4 finds pairs from a
     #: Jaccard of about 0.5 up.
     lsh_bands: int = 16
+    #: Texts with fewer long sentences than this go into the LSH (all are looked up in it).
+    lsh_below_sentences: int = 6
     #: Query keywords: long sentences from the logical paragraphs around them.
     keywords: tuple[str, ...] = ()
 
@@ -122,6 +127,9 @@ class NearDuplicateIndex:
             for posting in self.store.postings(fp.sentences[: opts.index_sentences * 2]):
                 if len(posting) <= opts.boilerplate_docs:
                     candidates.update(posting)
+            for posting in self.store.postings(sorted(fp.sentences)[: opts.sample_sentences * 2]):
+                if len(posting) <= opts.boilerplate_docs:
+                    candidates.update(posting)
         lean = LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32")
         candidates.update(self.lsh.query(lean))
         best: tuple[int, Match] | None = None
@@ -164,13 +172,26 @@ class NearDuplicateIndex:
             and jaccard >= opts.min_sentence_jaccard
         ) or (
             jaccard >= opts.min_jaccard
-            or (inside >= opts.min_shingle_containment and small >= opts.min_coverage * large)
+            or (
+                inside >= opts.min_shingle_containment
+                and small >= opts.min_coverage * large
+                # A short text inside a longer one by its shingles but sharing few of its
+                # sentences is a shared frame (navigation, footer) around other text.
+                and (containment >= opts.min_containment / 2 or not (mine and theirs))
+            )
         ):
             return Match(doc.first, "near", round(containment, 3), round(jaccard, 3))
         return None
 
     def _add(self, key: str, fp: Fingerprint, first: str | None = None) -> None:
-        doc_id = self.store.add(key, fp, self.options.index_sentences, first)
+        opts = self.options
+        posted = dict.fromkeys(fp.sentences[: opts.index_sentences])
+        posted.update(dict.fromkeys(sorted(fp.sentences)[: opts.sample_sentences]))
+        doc_id = self.store.add(key, fp, list(posted), first)
+        if len(fp.sentences) >= opts.lsh_below_sentences:
+            # Enough long sentences for the fingerprints to find any copy of it: the LSH
+            # (the heaviest part of the index) is kept for texts with few.
+            return
         self.lsh.insert(
             doc_id,
             LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32"),

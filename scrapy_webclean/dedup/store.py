@@ -46,9 +46,9 @@ class DedupStore(Protocol):
         """Documents stored."""
         ...
 
-    def add(self, key: str, fp: Fingerprint, index_sentences: int, first: str | None) -> int:
-        """Store a document (``first``: the key of the earlier copy it copies, if any);
-        returns its number (0, 1, 2 ... in insertion order)."""
+    def add(self, key: str, fp: Fingerprint, posted: Sequence[int], first: str | None) -> int:
+        """Store a document, posting the sentence hashes ``posted`` (``first``: the key of
+        the earlier copy it copies, if any); returns its number (0, 1, 2 ...)."""
         ...
 
     def add_exact(self, key: str, digest: int) -> int:
@@ -93,7 +93,7 @@ class MemoryDedupStore:
     def count(self) -> int:
         return len(self._keys)
 
-    def add(self, key: str, fp: Fingerprint, index_sentences: int, first: str | None) -> int:
+    def add(self, key: str, fp: Fingerprint, posted: Sequence[int], first: str | None) -> int:
         doc_id = len(self._keys)
         self._keys.append(key)
         if first is not None and first != key:
@@ -103,7 +103,7 @@ class MemoryDedupStore:
         self._lengths.append(fp.length)
         self._sentence_chars.append(np.asarray(fp.sentence_chars, dtype=np.uint16))
         self._exact.setdefault(fp.exact, doc_id)
-        for digest in fp.sentences[:index_sentences]:
+        for digest in posted:
             posting = self._postings.get(digest)
             if posting is None:
                 self._postings[digest] = [doc_id]
