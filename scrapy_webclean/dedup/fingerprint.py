@@ -7,7 +7,8 @@
   news prose is longer (English news averages about 20 words a sentence), and two
   independent 8-word sentences are as unlikely to coincide as two 9-character Chinese ones;
 * a MinHash signature of its character 5-gram shingles (over the text with whitespace
-  removed, so the same shingles arise in Chinese and English), computed with numpy.
+  and punctuation removed, so the same shingles arise in Chinese and English), by one
+  permutation hashing in numpy.
 """
 
 from __future__ import annotations
@@ -33,12 +34,11 @@ _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _WORD_RE = re.compile(r"[^\W_]+")
 _STRIP_RE = re.compile(r"[\W_]+")
 
-_MERSENNE = np.uint64((1 << 61) - 1)
-_rng = np.random.default_rng(20261121)
-#: Multiply-shift hash parameters, one row per permutation (odd multipliers).
-_PERM_A = _rng.integers(1, 1 << 63, size=(NUM_PERM, 1), dtype=np.uint64) | np.uint64(1)
-_PERM_B = _rng.integers(0, 1 << 63, size=(NUM_PERM, 1), dtype=np.uint64)
 _BASE = np.uint64(1_000_003)
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio: a multiplicative mixer
+_BIN_BITS = NUM_PERM.bit_length() - 1  # NUM_PERM is a power of two
+#: The value of a bin no shingle fell into.
+EMPTY = np.uint32(0xFFFFFFFF)
 
 
 @dataclass(slots=True)
@@ -96,10 +96,11 @@ def long_sentences(text: str) -> list[str]:
 
 
 def signature(compact: str) -> npt.NDArray[np.uint32]:
-    """MinHash of the character shingles of ``compact`` (text without whitespace).
-
-    Shingles are hashed with a polynomial over code points and each permutation is a
-    multiply-shift hash (universal, 32-bit output); all in numpy, one pass per position.
+    """MinHash of the character shingles of ``compact`` (text without whitespace), by one
+    permutation hashing: each shingle's 64-bit hash (a polynomial over code points, then
+    mixed) picks one of ``NUM_PERM`` bins by its top bits, and each bin keeps its smallest
+    low 32 bits. One pass over the shingles instead of one per permutation; two texts agree
+    on a bin with probability their Jaccard similarity. An empty bin holds :data:`EMPTY`.
     """
     codes = np.frombuffer(compact.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
     if len(codes) < SHINGLE:
@@ -108,10 +109,22 @@ def signature(compact: str) -> npt.NDArray[np.uint32]:
     hashes = np.zeros(count, dtype=np.uint64)
     for offset in range(SHINGLE):
         hashes = hashes * _BASE + codes[offset : offset + count]
-    # (No de-duplication: the minimum over a multiset is the minimum over its set.)
-    values = (_PERM_A * hashes + _PERM_B) >> np.uint64(32)
-    result: npt.NDArray[np.uint32] = values.min(axis=1).astype(np.uint32)
+    hashes *= _MIX
+    hashes ^= hashes >> np.uint64(29)
+    hashes *= _MIX
+    bins = (hashes >> np.uint64(64 - _BIN_BITS)).astype(np.intp)
+    values = (hashes & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    result = np.full(NUM_PERM, EMPTY, dtype=np.uint32)
+    np.minimum.at(result, bins, values)
     return result
+
+
+def jaccard(a: npt.NDArray[np.uint32], b: npt.NDArray[np.uint32]) -> float:
+    """Estimated Jaccard similarity (0-1) of two signatures: the share of agreeing bins
+    among the bins either text filled."""
+    filled = (a != EMPTY) | (b != EMPTY)
+    total = int(np.count_nonzero(filled))
+    return int(np.count_nonzero((a == b) & filled)) / total if total else 0.0
 
 
 def fingerprint(text: str, keywords: tuple[str, ...] = ()) -> Fingerprint:

@@ -30,6 +30,7 @@ import numpy as np
 from datasketch import LeanMinHash, MinHashLSH
 
 from scrapy_webclean.dedup.fingerprint import NUM_PERM, Fingerprint, fingerprint
+from scrapy_webclean.dedup.fingerprint import jaccard as estimated_jaccard
 from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore, StoredDoc
 
 
@@ -145,7 +146,7 @@ class NearDuplicateIndex:
 
     def _compare(self, fp: Fingerprint, doc: StoredDoc) -> Match | None:
         opts = self.options
-        jaccard = float(np.count_nonzero(fp.signature == doc.signature)) / NUM_PERM
+        jaccard = estimated_jaccard(fp.signature, doc.signature)
         # Shared long sentences, weighted by their length, as a share of each text's long
         # sentences (boilerplate sentences left out on both sides).
         mine = dict(zip(fp.sentences, fp.sentence_chars, strict=True))
