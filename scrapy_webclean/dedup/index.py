@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 from datasketch import LeanMinHash, MinHashLSH
 
 from scrapy_webclean.dedup.fingerprint import NUM_PERM, Fingerprint, fingerprint
