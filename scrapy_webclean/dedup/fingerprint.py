@@ -23,8 +23,10 @@ import numpy.typing as npt
 #: Minimum length of a long sentence: CJK characters (the paper's k) / words elsewhere.
 MIN_CJK_CHARS = 9
 MIN_WORDS = 8
-#: Long sentences kept per document (the longest first).
+#: Long sentences kept per document (a sample: those with the smallest hashes).
 MAX_SENTENCES = 48
+#: Longest long sentences remembered for the candidate look-up.
+LONGEST = 16
 #: Shingle length (characters) and MinHash size.
 SHINGLE = 5
 NUM_PERM = 64
@@ -33,6 +35,9 @@ _SENTENCE_END_RE = re.compile(r"[。！？!?；;…\n]+|(?<=[^\d\s])\.(?=\s|$)")
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _WORD_RE = re.compile(r"[^\W_]+")
 _STRIP_RE = re.compile(r"[\W_]+")
+#: Punctuation inside sentences (not the sentence ends): dropped before the sentences are
+#: compared, so that a reformatted copy's "，" and "," agree.
+_INNER_PUNCT_RE = re.compile(r"[，、：:“”‘’\"'（）()《》〈〉【】\[\]「」『』«»·,\-–—/]+")
 
 _BASE = np.uint64(1_000_003)
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio: a multiplicative mixer
@@ -44,8 +49,9 @@ EMPTY = np.uint32(0xFFFFFFFF)
 @dataclass(slots=True)
 class Fingerprint:
     """A document's traces: ``exact`` (64-bit), ``sentences`` (64-bit hashes of its long
-    sentences, distinct, longest first), ``signature`` (MinHash, ``NUM_PERM`` 32-bit values),
-    ``length`` (characters of the compared text) and ``sentence_chars``."""
+    sentences: the :data:`MAX_SENTENCES` smallest, in hash order, a sample that truncation
+    and edits do not bias), ``signature`` (MinHash, ``NUM_PERM`` 32-bit values), ``length``
+    (characters of the compared text), ``sentence_chars`` and ``longest``."""
 
     exact: int
     sentences: list[int]
@@ -53,6 +59,8 @@ class Fingerprint:
     length: int
     #: Characters of each long sentence (same order as ``sentences``).
     sentence_chars: list[int]
+    #: Hashes of the longest long sentences, longest first (the paper's m longest).
+    longest: list[int]
 
 
 #: Full-width digits and letters to ASCII: the part of NFKC that changes how a text
@@ -134,13 +142,16 @@ def fingerprint(text: str, keywords: tuple[str, ...] = ()) -> Fingerprint:
     normal = normalize(text)
     compact = _STRIP_RE.sub("", normal)
     source = logical_paragraphs(text, keywords) if keywords else None
-    sentences = long_sentences(normalize(source) if source else normal)[:MAX_SENTENCES]
+    found = long_sentences(_INNER_PUNCT_RE.sub("", normalize(source) if source else normal))
+    hashed = [(_hash64(sentence), min(len(sentence), 65535)) for sentence in found]
+    sample = sorted(hashed)[:MAX_SENTENCES]
     return Fingerprint(
         exact=_hash64(compact),
-        sentences=[_hash64(s) for s in sentences],
+        sentences=[digest for digest, _ in sample],
         signature=signature(compact or normal),
         length=len(compact),
-        sentence_chars=[min(len(s), 65535) for s in sentences],
+        sentence_chars=[chars for _, chars in sample],
+        longest=[digest for digest, _ in hashed[:LONGEST]],
     )
 
 

@@ -124,10 +124,10 @@ class NearDuplicateIndex:
         opts = self.options
         candidates: set[int] = set()
         if fp.sentences:
-            for posting in self.store.postings(fp.sentences[: opts.index_sentences * 2]):
+            for posting in self.store.postings(fp.longest[: opts.index_sentences * 2]):
                 if len(posting) <= opts.boilerplate_docs:
                     candidates.update(posting)
-            for posting in self.store.postings(sorted(fp.sentences)[: opts.sample_sentences * 2]):
+            for posting in self.store.postings(fp.sentences[: opts.sample_sentences * 2]):
                 if len(posting) <= opts.boilerplate_docs:
                     candidates.update(posting)
         lean = LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32")
@@ -185,8 +185,8 @@ class NearDuplicateIndex:
 
     def _add(self, key: str, fp: Fingerprint, first: str | None = None) -> None:
         opts = self.options
-        posted = dict.fromkeys(fp.sentences[: opts.index_sentences])
-        posted.update(dict.fromkeys(sorted(fp.sentences)[: opts.sample_sentences]))
+        posted = dict.fromkeys(fp.longest[: opts.index_sentences])
+        posted.update(dict.fromkeys(fp.sentences[: opts.sample_sentences]))
         doc_id = self.store.add(key, fp, list(posted), first)
         if len(fp.sentences) >= opts.lsh_below_sentences:
             # Enough long sentences for the fingerprints to find any copy of it: the LSH
