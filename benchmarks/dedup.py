@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from datasketch import MinHash, MinHashLSH
 
 from scrapy_webclean.dedup import NearDuplicateIndex
-from scrapy_webclean.dedup.fingerprint import long_sentences, normalize
+from scrapy_webclean.dedup.fingerprint import _INNER_PUNCT_RE, long_sentences, normalize
 
 SEED = 13
 
@@ -217,7 +217,8 @@ def fingerprint_baseline(m: int = 5) -> Detector:
     first: dict[str, str] = {}
 
     def check_and_add(key: str, text: str) -> str | None:
-        sentences = long_sentences(normalize(text))[:m]
+        compared = _INNER_PUNCT_RE.sub("", normalize(text))  # as ours compares sentences
+        sentences = sorted(long_sentences(compared), key=len, reverse=True)[:m]
         digests = [hashlib.md5(s.encode("utf-8")).hexdigest() for s in sentences]
         found = min((first[d] for d in digests if d in first), key=int, default=None)
         for digest in digests:
