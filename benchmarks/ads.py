@@ -41,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
 from scrapy_webclean.ads.features import geometry
-from scrapy_webclean.ads.links import ImageLink
+from scrapy_webclean.ads.links import ImageLink, image_links
+from scrapy_webclean.html.loader import load_html
 
 
 @dataclass(slots=True)
@@ -168,8 +169,7 @@ def load_demo_set() -> list[Site]:
         if b"html" not in resource.content_type.encode():
             continue
         page = Page(info["url"], resource.body, [])
-        model = AdImageModel()
-        for link in model.observe_page(info["url"], resource.body):
+        for link in image_links(load_html(resource.body).root, info["url"]):
             kind = kinds.get(link.src)
             if kind is not None:
                 page.records.append(Record(info["url"], link.src, kind, {}))

@@ -12,7 +12,12 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapy_webclean.segmentation.blockmodel import UrlResolver, collapse_ws, image_src
+from scrapy_webclean.segmentation.blockmodel import (
+    UrlResolver,
+    collapse_ws,
+    dimension,
+    image_src,
+)
 
 #: How many containers above an image lend their class/id words to its context.
 CONTEXT_DEPTH = 4
@@ -36,17 +41,6 @@ class ImageLink:
     height: int | None = None
     context: tuple[str, ...] = ()
     hidden: bool = False
-
-
-def _size(value: str | None) -> int | None:
-    if not value:
-        return None
-    digits = ""
-    for char in value.strip():
-        if not char.isdigit():
-            break
-        digits += char
-    return int(digits) if digits else None
 
 
 def image_links(
@@ -93,7 +87,7 @@ def image_links(
             is_hidden = any(ancestor in hidden for ancestor in img.iterancestors())
         alt = collapse_ws(img.get("alt") or "").strip()
         title = collapse_ws(img.get("title") or link_title).strip()
-        width, height = _size(img.get("width")), _size(img.get("height"))
+        width, height = dimension(img.get("width")), dimension(img.get("height"))
         for src in sources:
             found.append(
                 ImageLink(

@@ -16,14 +16,14 @@ matches and a page quoting one paragraph of another does not), and by the Jaccar
 similarity estimated from the two MinHash signatures. The first document seen wins: a later
 copy names it.
 
-Memory per document: 8 bytes of exact hash, up to ``index_sentences`` postings, up to
-``MAX_SENTENCES`` 8-byte sentence hashes, a ``NUM_PERM`` x 4-byte signature, and the LSH
-band keys; see ``DedupStore`` for where they live.
+Memory per document: an exact-hash entry, up to ``index_sentences + sample_sentences``
+postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes, a ``NUM_PERM`` x 4-byte
+signature, and LSH band keys for texts with few long sentences; see ``DedupStore`` for
+where they live.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from datasketch import LeanMinHash, MinHashLSH
@@ -197,15 +197,3 @@ class NearDuplicateIndex:
             LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32"),
             check_duplication=False,
         )
-
-
-def similar_pairs(texts: Sequence[str]) -> list[tuple[int, int]]:
-    """Pairs ``(i, j)``, ``i < j``, where text ``j`` is a copy of text ``i`` (first wins)."""
-    index = NearDuplicateIndex()
-    pairs = []
-    keys = [str(i) for i in range(len(texts))]
-    for key, text in zip(keys, texts, strict=True):
-        earlier = index.check_and_add(key, text)
-        if earlier is not None:
-            pairs.append((int(earlier), int(key)))
-    return pairs

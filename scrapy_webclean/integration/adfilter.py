@@ -102,16 +102,12 @@ class AdImageGate:
         if verdict is None:
             verdict = self.model.judge(url, page_url)
             if verdict.certain or verdict.drop:
-                self.decided[url] = verdict
-                while len(self.decided) > _DECIDED_CAP:
-                    self.decided.popitem(last=False)
+                _bounded_put(self.decided, url, verdict)
         return verdict
 
     def passed(self, url: str) -> None:
         """Note an image URL let through (it will be, or was, downloaded)."""
-        self._passed[url] = None
-        while len(self._passed) > _DECIDED_CAP:
-            self._passed.popitem(last=False)
+        _bounded_put(self._passed, url, None)
 
     def count_drop(self, url: str, verdict: Verdict) -> str:
         """Count a dropped image, log the first one per site; returns the reason."""
@@ -121,9 +117,7 @@ class AdImageGate:
         self.stats.inc_value(f"{PREFIX}/dropped_kind/{verdict.kind}")
         if url not in self._passed and url not in self._saved:
             # A distinct image never downloaded at all: a download saved.
-            self._saved[url] = None
-            while len(self._saved) > _DECIDED_CAP:
-                self._saved.popitem(last=False)
+            _bounded_put(self._saved, url, None)
             self.stats.inc_value(f"{PREFIX}/saved")
             self.stats.inc_value(f"{PREFIX}/saved/{verdict.kind}")
         site = site_key(url)
@@ -278,6 +272,13 @@ class ImageUrlsFilterPipeline:
             if "webclean_dropped_images" in adapter.field_names() or isinstance(item, dict):
                 adapter["webclean_dropped_images"] = dropped
         return item
+
+
+def _bounded_put(table: OrderedDict[str, Any], key: str, value: Any) -> None:
+    """Remember ``key``, forgetting the oldest entries beyond :data:`_DECIDED_CAP`."""
+    table[key] = value
+    while len(table) > _DECIDED_CAP:
+        table.popitem(last=False)
 
 
 def _referer(request: Request) -> str | None:

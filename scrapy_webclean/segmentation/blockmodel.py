@@ -174,7 +174,8 @@ def punctuation_count(text: str) -> int:
     return len(text) - len(text.translate(_PUNCT_DELETE))
 
 
-def _dimension(value: str | None) -> int | None:
+def dimension(value: str | None) -> int | None:
+    """The leading integer of a ``width``/``height`` attribute ("300", "300px"), or None."""
     if not value:
         return None
     match = _INT_RE.match(value.strip())
@@ -379,8 +380,8 @@ def build_page_model(
                                 resolve(src),
                                 collapse_ws(el.get("alt", "")).strip(),
                                 collapse_ws(el.get("title", "")).strip(),
-                                _dimension(el.get("width")),
-                                _dimension(el.get("height")),
+                                dimension(el.get("width")),
+                                dimension(el.get("height")),
                                 anchor_stack[-1][2] if anchor_stack else None,
                             )
                         )
