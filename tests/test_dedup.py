@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from scrapy.exceptions import DropItem
@@ -88,6 +89,16 @@ def test_query_keywords_choose_the_logical_paragraphs() -> None:
     assert logical_paragraphs("nothing here", ("x",)) == ""
 
 
+def run(dedup: DedupPipeline, item: dict[str, Any]) -> Any:
+    """``process_item`` with the in-memory state, which never waits: driven by hand."""
+    coro = dedup.process_item(item)
+    try:
+        coro.send(None)
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("process_item waited with in-memory state")
+
+
 def pipeline(**settings: object) -> tuple[DedupPipeline, object]:
     crawler = get_crawler(settings_dict=settings)
     crawler.stats.open_spider()  # type: ignore[union-attr,call-arg]
@@ -97,13 +108,13 @@ def pipeline(**settings: object) -> tuple[DedupPipeline, object]:
 def test_pipeline_drops_later_copies_and_counts() -> None:
     dedup, stats = pipeline()
     text = article("zh", 2)
-    dedup.process_item({"url": "http://a/1", "text": text, "page_type": "article"})
+    run(dedup, {"url": "http://a/1", "text": text, "page_type": "article"})
     with pytest.raises(DropItem, match="duplicate of http://a/1"):
-        dedup.process_item({"url": "http://b/1", "text": text, "page_type": "article"})
+        run(dedup, {"url": "http://b/1", "text": text, "page_type": "article"})
     # Hub pages are compared for exact copies only.
     hub = {"url": "http://b/list", "text": paragraphs(text)[0], "page_type": "listing"}
-    assert dedup.process_item(hub) is hub
-    assert dedup.process_item({"url": "http://c", "text": "", "page_type": "other"})
+    assert run(dedup, hub) is hub
+    assert run(dedup, {"url": "http://c", "text": "", "page_type": "other"})
     get = stats.get_value  # type: ignore[attr-defined]
     assert get("webclean/dedup/unique") == 2 and get("webclean/dedup/exact") == 1
     assert get("webclean/dedup/skipped/no_text") == 1
@@ -112,6 +123,6 @@ def test_pipeline_drops_later_copies_and_counts() -> None:
 def test_pipeline_marks_when_asked() -> None:
     dedup, _ = pipeline(WEBCLEAN_DEDUP_POLICY="mark")
     text = article("en", 5)
-    dedup.process_item({"url": "http://a/1", "text": text})
-    item = dedup.process_item({"url": "http://b/1", "text": text + "\nReprinted."})
+    run(dedup, {"url": "http://a/1", "text": text})
+    item = run(dedup, {"url": "http://b/1", "text": text + "\nReprinted."})
     assert item["duplicate_of"] == "http://a/1"

@@ -24,13 +24,21 @@ where they live.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from datasketch import LeanMinHash, MinHashLSH
+import numpy as np
 
-from scrapy_webclean.dedup.fingerprint import NUM_PERM, Fingerprint, fingerprint
+from scrapy_webclean.dedup.fingerprint import Fingerprint, fingerprint
 from scrapy_webclean.dedup.fingerprint import jaccard as estimated_jaccard
-from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore, StoredDoc
+from scrapy_webclean.dedup.store import (
+    DedupStore,
+    Lookup,
+    MemoryDedupStore,
+    Query,
+    StoredDoc,
+    band_keys,
+)
 
 
 @dataclass(slots=True, frozen=True)
@@ -82,9 +90,9 @@ class NearDuplicateIndex:
         self, options: DedupOptions | None = None, store: DedupStore | None = None
     ) -> None:
         self.options = options or DedupOptions()
-        self.store: DedupStore = store if store is not None else MemoryDedupStore()
-        rows = NUM_PERM // self.options.lsh_bands
-        self.lsh = MinHashLSH(num_perm=NUM_PERM, params=(self.options.lsh_bands, rows))
+        self.store: DedupStore = (
+            store if store is not None else MemoryDedupStore(self.options.lsh_bands)
+        )
 
     def __len__(self) -> int:
         return self.store.count()
@@ -104,46 +112,154 @@ class NearDuplicateIndex:
         exact copy counts, and only the exact hash is added, so that an article is never
         taken for a copy of a list that quotes its first lines.
         """
-        fp = fingerprint(text, self.options.keywords)
-        if exact_only:
-            earlier = self.store.exact(fp.exact)
-            if add and earlier is None:
-                self.store.add_exact(key, fp.exact)
-            return Match(self.store.first(earlier), "exact") if earlier is not None else None
-        match = self._find(fp)
         if add:
-            self._add(key, fp, match.key if match is not None else None)
-        return match
+            return self.check_many([(key, text, exact_only)])[0]
+        fp = fingerprint(text, self.options.keywords)
+        (look,) = self.store.lookup([self._query(fp, exact_only)])
+        if look.exact is not None:
+            return Match(look.exact, "exact")
+        if exact_only:
+            return None
+        candidates = sorted(self._candidates(look))
+        docs = self.store.docs(candidates)
+        counts = self._counts([fp], [])
+        return self._best(fp, docs, counts)
+
+    def check_many(self, items: Sequence[tuple[str, str, bool]]) -> list[Match | None]:
+        """:meth:`check` with ``add`` for a batch of ``(key, text, exact_only)``, in order:
+        each text is compared with the texts before it in the batch too. A batch costs a
+        remote store about as many round trips as one text.
+
+        Several processes may share one store: the exact hash is claimed atomically, and a
+        text added while documents were being added by others is compared with those too,
+        so of two copies checked at the same moment exactly one is reported unique (the
+        one the store numbered first).
+        """
+        store, opts = self.store, self.options
+        fps = [fingerprint(text, opts.keywords) for _, text, _ in items]
+        looks = store.lookup(
+            [self._query(fp, only) for fp, (_, _, only) in zip(fps, items, strict=True)]
+        )
+        wanted = sorted({d for look in looks if look.exact is None for d in self._candidates(look)})
+        stored = dict(zip(wanted, store.docs(wanted), strict=True))
+        news = [fp for fp, look in zip(fps, looks, strict=True) if look.exact is None]
+        counts = self._counts(news, [])
+        results: list[Match | None] = [None] * len(items)
+        batch = _Batch(opts)  # this batch's texts so far, as they will be stored
+        for i, ((key, _, only), fp, look) in enumerate(zip(items, fps, looks, strict=True)):
+            earlier = look.exact or batch.exact.get(fp.exact)
+            if earlier is not None:
+                results[i] = Match(earlier, "exact")
+                continue
+            if only:
+                batch.exact[fp.exact] = key
+                batch.claims.append((i, fp.exact, key))
+                continue
+            docs = [stored.get(d) for d in sorted(self._candidates(look))]
+            docs += batch.candidates(fp)
+            match = self._best(fp, docs, counts)
+            results[i] = match
+            first = match.key if match is not None else key
+            batch.add(i, key, fp, first, counts)
+        self._store_batch(batch, fps, looks, results, counts)
+        return results
 
     # -- internals ---------------------------------------------------------------------
 
-    def _find(self, fp: Fingerprint) -> Match | None:
-        earlier = self.store.exact(fp.exact)
-        if earlier is not None:
-            return Match(self.store.first(earlier), "exact")
-        opts = self.options
-        candidates: set[int] = set()
-        if fp.sentences:
-            for posting in self.store.postings(fp.longest[: opts.index_sentences * 2]):
-                if len(posting) <= opts.boilerplate_docs:
-                    candidates.update(posting)
-            for posting in self.store.postings(fp.sentences[: opts.sample_sentences * 2]):
-                if len(posting) <= opts.boilerplate_docs:
-                    candidates.update(posting)
-        lean = LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32")
-        candidates.update(self.lsh.query(lean))
-        best: tuple[int, Match] | None = None
-        for doc_id in sorted(candidates):
-            doc = self.store.doc(doc_id)
-            if doc is None:  # an exact-only entry
-                continue
-            match = self._compare(fp, doc)
-            if match is not None and (best is None or doc_id < best[0]):
-                best = (doc_id, match)
-                break  # candidates are in insertion order: the first copy wins
-        return best[1] if best is not None else None
+    def _store_batch(
+        self,
+        batch: _Batch,
+        fps: list[Fingerprint],
+        looks: list[Lookup],
+        results: list[Match | None],
+        counts: dict[int, int],
+    ) -> None:
+        """Claim the batch's exact hashes, add its new texts, then compare the texts with
+        the documents others added meanwhile (see :meth:`check_many`)."""
+        store = self.store
+        claims = batch.claims + [(i, fps[i].exact, doc.first) for i, doc, _ in batch.docs]
+        helds = store.claim_exact([(digest, first) for _, digest, first in claims])
+        lost: dict[str, str] = {}  # key of a text another process added first -> theirs
+        for (i, _, _), held in zip(claims, helds, strict=True):
+            if held is not None:
+                results[i] = Match(held, "exact")
+                if i in batch.keys:
+                    lost[batch.keys[i]] = held
+        to_add = [(i, doc, posted) for i, doc, posted in batch.docs if batch.keys[i] not in lost]
+        if lost:  # texts of this batch that copied one of those copy theirs
+            for i, _, _ in to_add:
+                match = results[i]
+                if match is not None and match.key in lost:
+                    results[i] = Match(lost[match.key], match.kind, match.containment)
+        new_docs = [
+            (
+                doc.key,
+                fps[i],
+                posted,
+                self._banded(fps[i]),
+                _key_of(results[i], doc.key),
+            )
+            for i, doc, posted in to_add
+        ]
+        doc_ids = store.add(new_docs)
+        mine = set(doc_ids)
+        late: list[tuple[int, int, range]] = []
+        for (i, _, _), doc_id in zip(to_add, doc_ids, strict=True):
+            if results[i] is None and doc_id > looks[i].count:
+                late.append((i, doc_id, range(looks[i].count, doc_id)))
+        if not late:
+            return
+        # Documents were added between the look and this add, by another process: the
+        # one numbered first is the original.
+        wanted = sorted({d for _, _, window in late for d in window if d not in mine})
+        stored = dict(zip(wanted, store.docs(wanted), strict=True))
+        for i, doc_id, window in late:
+            docs = [stored.get(d) for d in window]
+            match = self._best(fps[i], docs, counts)
+            if match is not None:
+                results[i] = match
+                store.set_first(doc_id, match.key)
 
-    def _compare(self, fp: Fingerprint, doc: StoredDoc) -> Match | None:
+    def _query(self, fp: Fingerprint, exact_only: bool) -> Query:
+        if exact_only:
+            return (fp.exact, [], None)
+        opts = self.options
+        hashes = dict.fromkeys(fp.longest[: opts.index_sentences * 2])
+        hashes.update(dict.fromkeys(fp.sentences[: opts.sample_sentences * 2]))
+        return (fp.exact, list(hashes), fp.signature)
+
+    def _candidates(self, look: Lookup) -> set[int]:
+        limit = self.options.boilerplate_docs
+        candidates = set(look.similar)
+        for posting in look.postings:
+            if len(posting) <= limit:
+                candidates.update(posting)
+        return candidates
+
+    def _counts(self, fps: Sequence[Fingerprint], extra: Sequence[int]) -> dict[int, int]:
+        """Documents per sentence hash, for the boilerplate rule (one round trip)."""
+        hashes = list(dict.fromkeys(h for fp in fps for h in fp.sentences))
+        hashes += extra
+        return dict(zip(hashes, self.store.post_counts(hashes), strict=True))
+
+    def _best(
+        self, fp: Fingerprint, docs: Iterable[StoredDoc | None], counts: dict[int, int]
+    ) -> Match | None:
+        """The first of the documents (in insertion order) that ``fp`` copies."""
+        for doc in docs:
+            if doc is None:
+                continue
+            match = self._compare(fp, doc, counts)
+            if match is not None:
+                return match  # candidates are in insertion order: the first copy wins
+        return None
+
+    def _banded(self, fp: Fingerprint) -> bool:
+        # Enough long sentences for the fingerprints to find any copy of a text: the LSH
+        # bands (the heaviest part of the index) are kept for texts with few.
+        return len(fp.sentences) < self.options.lsh_below_sentences
+
+    def _compare(self, fp: Fingerprint, doc: StoredDoc, counts: dict[int, int]) -> Match | None:
         opts = self.options
         jaccard = estimated_jaccard(fp.signature, doc.signature)
         # Shared long sentences, weighted by their length, as a share of each text's long
@@ -152,7 +268,9 @@ class NearDuplicateIndex:
         theirs = dict(zip(doc.sentences.tolist(), doc.sentence_chars.tolist(), strict=True))
         shared = mine.keys() & theirs.keys()
         if shared:
-            for digest in self.store.boilerplate(shared, opts.boilerplate_docs):
+            for digest in list(shared):
+                if counts.get(digest, 0) <= opts.boilerplate_docs:
+                    continue
                 shared.discard(digest)
                 mine.pop(digest, None)
                 theirs.pop(digest, None)
@@ -183,17 +301,57 @@ class NearDuplicateIndex:
             return Match(doc.first, "near", round(containment, 3), round(jaccard, 3))
         return None
 
-    def _add(self, key: str, fp: Fingerprint, first: str | None = None) -> None:
+
+def _key_of(match: Match | None, own: str) -> str:
+    return match.key if match is not None else own
+
+
+class _Batch:
+    """The texts of one :meth:`NearDuplicateIndex.check_many` batch that will be stored,
+    indexed as the store will index them, so that later texts of the batch find them."""
+
+    def __init__(self, options: DedupOptions) -> None:
+        self.options = options
+        self.exact: dict[int, str] = {}
+        self.claims: list[tuple[int, int, str]] = []  # exact-only: (item, digest, key)
+        self.docs: list[tuple[int, StoredDoc, list[int]]] = []  # (item, doc, posted)
+        self.keys: dict[int, str] = {}
+        self._postings: dict[int, list[int]] = {}
+        self._bands: dict[int, list[int]] = {}
+        self._band_count = options.lsh_bands
+
+    def add(self, item: int, key: str, fp: Fingerprint, first: str, counts: dict[int, int]) -> None:
         opts = self.options
         posted = dict.fromkeys(fp.longest[: opts.index_sentences])
         posted.update(dict.fromkeys(fp.sentences[: opts.sample_sentences]))
-        doc_id = self.store.add(key, fp, list(posted), first)
-        if len(fp.sentences) >= opts.lsh_below_sentences:
-            # Enough long sentences for the fingerprints to find any copy of it: the LSH
-            # (the heaviest part of the index) is kept for texts with few.
-            return
-        self.lsh.insert(
-            doc_id,
-            LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32"),
-            check_duplication=False,
+        doc = StoredDoc(
+            key,
+            np.asarray(fp.sentences, dtype=np.int64),
+            fp.signature,
+            fp.length,
+            np.asarray(fp.sentence_chars, dtype=np.uint16),
+            first,
         )
+        at = len(self.docs)
+        self.docs.append((item, doc, list(posted)))
+        self.keys[item] = key
+        self.exact[fp.exact] = first
+        for digest in posted:
+            self._postings.setdefault(digest, []).append(at)
+            counts[digest] = counts.get(digest, 0) + 1
+        if len(fp.sentences) < opts.lsh_below_sentences:
+            for band in band_keys(fp.signature, self._band_count):
+                self._bands.setdefault(band, []).append(at)
+
+    def candidates(self, fp: Fingerprint) -> list[StoredDoc]:
+        """This batch's texts that share an indexed sentence or an LSH band with ``fp``."""
+        if not self.docs:
+            return []
+        opts = self.options
+        found: set[int] = set()
+        looked = fp.longest[: opts.index_sentences * 2] + fp.sentences[: opts.sample_sentences * 2]
+        for digest in looked:
+            found.update(self._postings.get(digest, ()))
+        for band in band_keys(fp.signature, self._band_count):
+            found.update(self._bands.get(band, ()))
+        return [self.docs[at][1] for at in sorted(found)]

@@ -28,6 +28,7 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
 from scrapy_webclean.ads.features import DEFAULT_AD_WORDS, site_key
 from scrapy_webclean.integration.settings import get_setting
+from scrapy_webclean.integration.state import CrawlState
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -62,7 +63,11 @@ class AdImageGate:
                 },
             },
         )
-        self.model = AdImageModel(options, filter_list=_filter_list(settings))
+        self.model = AdImageModel(
+            options,
+            filter_list=_filter_list(settings),
+            store=CrawlState.of(crawler).ad_stats_store(),
+        )
         self.max_defers = int(get_setting(settings, "WEBCLEAN_ADS_MAX_DEFERS"))
         hosts, patterns = [], []
         for entry in get_setting(settings, "WEBCLEAN_ADS_ALLOW"):

@@ -6,6 +6,12 @@ exported; a later copy is dropped with ``DropItem`` naming the earlier one
 (``WEBCLEAN_DEDUP_POLICY = "drop"``, the default) or exported with a ``duplicate_of``
 field (``"mark"``). Hub and list pages are compared for exact copies only. Stats: ``webclean/dedup/unique``, ``webclean/dedup/exact``,
 ``webclean/dedup/near``, and ``webclean/dedup/skipped/<reason>`` for items with no text.
+
+With ``WEBCLEAN_STATE = "redis"`` the index is shared by every process of the crawl: the
+checks run in one worker thread, in batches of up to ``WEBCLEAN_DEDUP_BATCH`` items (the
+items that arrived while the previous batch was out), so the reactor never waits on Redis.
+If Redis stays away longer than ``WEBCLEAN_STATE_RETRY_SECONDS``, the waiting items are
+passed on unchecked, counted under ``webclean/dedup/unchecked``: none is lost.
 """
 
 from __future__ import annotations
@@ -17,13 +23,21 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
+from twisted.internet.threads import deferToThreadPool
 
 from scrapy_webclean.dedup import DedupOptions, NearDuplicateIndex
+from scrapy_webclean.dedup.index import Match
 from scrapy_webclean.integration.settings import get_setting
+from scrapy_webclean.integration.state import CrawlState
+from scrapy_webclean.state import StateUnavailable
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
+    from twisted.python.failure import Failure
+    from twisted.python.threadpool import ThreadPool
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +67,13 @@ class DedupPipeline:
         self.url_field = get_setting(settings, "WEBCLEAN_URL_FIELD")
         self.mark_field = get_setting(settings, "WEBCLEAN_DEDUP_FIELD")
         keywords = tuple(get_setting(settings, "WEBCLEAN_QUERY_KEYWORDS"))
-        self.index = NearDuplicateIndex(DedupOptions(keywords=keywords))
+        options = DedupOptions(keywords=keywords)
+        self.state = CrawlState.of(crawler)
+        self.index = NearDuplicateIndex(options, self.state.dedup_store(options.lsh_bands))
+        self.batcher: _Batcher | None = None
+        if self.state.remote:
+            batch = int(get_setting(settings, "WEBCLEAN_DEDUP_BATCH"))
+            self.batcher = _Batcher(self.index, self.state.worker(), max(batch, 1))
         assert crawler.stats is not None
         self.stats: StatsCollector = crawler.stats
         self._seen = 0
@@ -63,7 +83,7 @@ class DedupPipeline:
     def from_crawler(cls, crawler: Crawler) -> DedupPipeline:
         return cls(crawler)
 
-    def process_item(self, item: Any) -> Any:
+    async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         text = adapter.get(self.text_field)
         if not isinstance(text, str) or not text.strip():
@@ -75,7 +95,15 @@ class DedupPipeline:
         key = key if isinstance(key, str) else f"item-{self._seen}"
         page_type = adapter.get(self.page_type_field)
         exact_only = isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
-        match = self.index.check(key, text, add=True, exact_only=exact_only)
+        if self.batcher is None:
+            match = self.index.check(key, text, add=True, exact_only=exact_only)
+        else:
+            try:
+                match = await maybe_deferred_to_future(self.batcher.check(key, text, exact_only))
+            except StateUnavailable as exc:
+                self.stats.inc_value(f"{PREFIX}/unchecked/state_unavailable")
+                logger.error("webclean dedup: %s not checked for copies: %s", key, exc)
+                return item
         if match is None:
             self.stats.inc_value(f"{PREFIX}/unique")
             return item
@@ -99,3 +127,52 @@ class DedupPipeline:
             "dropped" if self.policy == "drop" else f"marked in {self.mark_field!r}",
             len(self.index),
         )
+
+
+class _Batcher:
+    """Runs duplicate checks in the state's worker thread, in arrival order, batching the
+    items that arrive while a batch is out (so a slow store means bigger batches, not more
+    round trips)."""
+
+    def __init__(self, index: NearDuplicateIndex, pool: ThreadPool, max_batch: int) -> None:
+        self.index = index
+        self.pool = pool
+        self.max_batch = max_batch
+        self._pending: list[tuple[str, str, bool, Deferred[Match | None]]] = []
+        self._running = False
+
+    def check(self, key: str, text: str, exact_only: bool) -> Deferred[Match | None]:
+        d: Deferred[Match | None] = Deferred()
+        self._pending.append((key, text, exact_only, d))
+        if not self._running:
+            self._next()
+        return d
+
+    def _next(self) -> None:
+        if not self._pending:
+            self._running = False
+            return
+        self._running = True
+        batch = self._pending[: self.max_batch]
+        del self._pending[: self.max_batch]
+        from twisted.internet import reactor
+
+        work = deferToThreadPool(
+            reactor,
+            self.pool,
+            self.index.check_many,
+            [(key, text, exact_only) for key, text, exact_only, _ in batch],
+        )
+        work.addCallbacks(self._deliver, self._fail, callbackArgs=(batch,), errbackArgs=(batch,))
+
+    def _deliver(
+        self, results: list[Match | None], batch: list[tuple[str, str, bool, Deferred[Any]]]
+    ) -> None:
+        for (*_, d), match in zip(batch, results, strict=True):
+            d.callback(match)
+        self._next()
+
+    def _fail(self, failure: Failure, batch: list[tuple[str, str, bool, Deferred[Any]]]) -> None:
+        for *_, d in batch:
+            d.errback(failure)
+        self._next()

@@ -21,7 +21,9 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
 from scrapy_webclean.errors import CleanError
+from scrapy_webclean.extraction.template import TemplateModel
 from scrapy_webclean.integration.settings import get_setting
+from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
 from scrapy_webclean.segmentation.quark import QuarkOptions
 
@@ -77,7 +79,8 @@ class CleanPipeline:
         if self.on_error not in ("pass", "drop"):
             raise ValueError(f"WEBCLEAN_ON_ERROR must be 'pass' or 'drop', not {self.on_error!r}")
         self.error_field: str = get_setting(settings, "WEBCLEAN_ERROR_FIELD")
-        self.cleaner = Cleaner(clean_options_from_settings(settings))
+        templates = TemplateModel(store=CrawlState.of(crawler).template_store())
+        self.cleaner = Cleaner(clean_options_from_settings(settings), template_model=templates)
         self._warned_types: set[type] = set()
         self._seconds = 0.0
         self._counts: Counter[str] = Counter()

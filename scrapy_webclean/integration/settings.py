@@ -190,6 +190,33 @@ SETTINGS: tuple[Setting, ...] = (
         "Item field of image URLs that ImageUrlsFilterPipeline prunes before the media "
         "pipeline (the ImagesPipeline's IMAGES_URLS_FIELD).",
     ),
+    Setting(
+        "WEBCLEAN_STATE",
+        "memory",
+        "Where learned state lives: 'memory', 'jobdir' (SQLite in the crawl's JOBDIR: "
+        "kept across pause/resume) or 'redis' (REDIS_URL, REDIS_PARAMS: shared by processes).",
+    ),
+    Setting(
+        "WEBCLEAN_STATE_FILE",
+        "webclean-state.sqlite3",
+        "File name of the 'jobdir' state inside JOBDIR.",
+    ),
+    Setting(
+        "WEBCLEAN_REDIS_PREFIX",
+        "%(spider)s:webclean:",
+        "Prefix of every Redis key of the 'redis' state (%(spider)s: the spider's name).",
+    ),
+    Setting(
+        "WEBCLEAN_STATE_RETRY_SECONDS",
+        300.0,
+        "How long a duplicate check waits (retrying with back-off) for an unreachable Redis "
+        "before the item is passed on unchecked (counted under webclean/dedup/unchecked).",
+    ),
+    Setting(
+        "WEBCLEAN_DEDUP_BATCH",
+        64,
+        "Most items checked for duplicates in one batch (one set of Redis round trips).",
+    ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}

@@ -1,0 +1,193 @@
+"""What the crawl does when a remote store goes away.
+
+Two wrappers around a remote :class:`~scrapy_webclean.state.backend.StateBackend`:
+
+* :class:`Retrying` is for work that must not go on without the store (the near-duplicate
+  check: skipping it could export a page twice). It runs in a worker thread, never on the
+  reactor, and retries with exponential back-off (0.5 s, 1 s, 2 s ... at most
+  ``max_backoff``), logging each failure, for up to ``give_up_after`` seconds; then it
+  raises :class:`StateUnavailable` and the caller decides (the dedup pipeline passes the
+  item on, marked unchecked and counted).
+* :class:`Lenient` is for learning that can pause (image-link statistics, site templates,
+  called on the reactor): it never waits. While the store is down, reads see an empty
+  state and writes are dropped (counted in ``lost_writes``); it tries the store again after
+  a back-off, and logs when it is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scrapy_webclean.state.backend import Key, Op, StateBackend
+
+logger = logging.getLogger(__name__)
+
+
+class StateUnavailable(Exception):
+    """The state store cannot be reached."""
+
+
+class ViaRun:
+    """The :class:`StateBackend` methods, each as a one-operation :meth:`run`."""
+
+    def run(self, ops: Sequence[Op]) -> list[Any]:
+        raise NotImplementedError
+
+    def get_counts(self, table: str, keys: Sequence[Key]) -> list[float]:
+        result: list[float] = self.run([("get_counts", table, keys)])[0]
+        return result
+
+    def add_counts(self, table: str, deltas: Iterable[tuple[Key, float]]) -> None:
+        self.run([("add_counts", table, list(deltas))])
+
+    def count_keys(self, table: str) -> int:
+        return int(self.run([("count_keys", table)])[0])
+
+    def keep_top(self, table: str, keep: int) -> None:
+        self.run([("keep_top", table, keep)])
+
+    def get_values(self, table: str, keys: Sequence[Key]) -> list[bytes | None]:
+        result: list[bytes | None] = self.run([("get_values", table, keys)])[0]
+        return result
+
+    def claim(self, table: str, key: Key, value: bytes) -> bytes | None:
+        result: bytes | None = self.run([("claim", table, key, value)])[0]
+        return result
+
+    def append(self, table: str, items: Iterable[tuple[int, int]], cap: int) -> None:
+        self.run([("append", table, list(items), cap)])
+
+    def get_lists(self, table: str, keys: Sequence[int]) -> list[list[int]]:
+        result: list[list[int]] = self.run([("get_lists", table, keys)])[0]
+        return result
+
+    def add_record(self, table: str, value: bytes) -> int:
+        return int(self.run([("add_record", table, value)])[0])
+
+    def get_records(self, table: str, numbers: Sequence[int]) -> list[bytes | None]:
+        result: list[bytes | None] = self.run([("get_records", table, numbers)])[0]
+        return result
+
+    def set_record(self, table: str, number: int, value: bytes) -> None:
+        self.run([("set_record", table, number, value)])
+
+    def count_records(self, table: str) -> int:
+        return int(self.run([("count_records", table)])[0])
+
+
+class _Wrapper(ViaRun):
+    def __init__(self, backend: StateBackend) -> None:
+        self.backend = backend
+        self.name = backend.name
+        self.remote = backend.remote
+
+    def flush(self) -> None:
+        self.backend.flush()
+
+    def close(self) -> None:
+        self.backend.close()
+
+
+class Retrying(_Wrapper):
+    """Retries a failing remote store with back-off (call it off the reactor)."""
+
+    def __init__(
+        self,
+        backend: StateBackend,
+        give_up_after: float = 300.0,
+        max_backoff: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        super().__init__(backend)
+        self.give_up_after = give_up_after
+        self.max_backoff = max_backoff
+        self._sleep = sleep
+        #: Failed attempts so far (all calls).
+        self.failures = 0
+
+    def run(self, ops: Sequence[Op]) -> list[Any]:
+        started = time.monotonic()
+        delay = 0.5
+        while True:
+            try:
+                results = self.backend.run(ops)
+            except StateUnavailable as exc:
+                self.failures += 1
+                waited = time.monotonic() - started
+                if waited >= self.give_up_after:
+                    raise StateUnavailable(f"{exc} (gave up after {waited:.0f} s)") from exc
+                logger.error("webclean state: %s; retrying in %.1f s", exc, delay)
+                self._sleep(delay)
+                delay = min(delay * 2, self.max_backoff)
+                continue
+            if time.monotonic() - started > 0.5 and self.failures:
+                logger.warning("webclean state: %s is back", self.name)
+            return results
+
+
+#: What each operation returns while the store is down (see :class:`Lenient`).
+_EMPTY: dict[str, Callable[[tuple[Any, ...]], Any]] = {
+    "get_counts": lambda args: [0.0] * len(args[1]),
+    "count_keys": lambda args: 0,
+    "get_values": lambda args: [None] * len(args[1]),
+    "get_lists": lambda args: [[] for _ in args[1]],
+    "get_records": lambda args: [None] * len(args[1]),
+    "count_records": lambda args: 0,
+}
+
+
+class Lenient(_Wrapper):
+    """Never waits on a failing remote store: empty reads, dropped writes, retried later."""
+
+    def __init__(self, backend: StateBackend, max_backoff: float = 30.0) -> None:
+        super().__init__(backend)
+        self.max_backoff = max_backoff
+        self._down_until = 0.0
+        self._delay = 0.5
+        self._lock = threading.Lock()
+        #: Write operations dropped while the store was down.
+        self.lost_writes = 0
+        #: Times the store was found down.
+        self.failures = 0
+
+    @property
+    def down(self) -> bool:
+        return self._down_until > 0.0
+
+    def run(self, ops: Sequence[Op]) -> list[Any]:
+        now = time.monotonic()
+        if self._down_until and now < self._down_until:
+            return self._empty(ops)
+        try:
+            results = self.backend.run(ops)
+        except StateUnavailable as exc:
+            with self._lock:
+                self.failures += 1
+                logger.error(
+                    "webclean state: %s; learning paused, trying again in %.1f s",
+                    exc,
+                    self._delay,
+                )
+                self._down_until = time.monotonic() + self._delay
+                self._delay = min(self._delay * 2, self.max_backoff)
+            return self._empty(ops)
+        if self._down_until:
+            logger.warning("webclean state: %s is back; learning again", self.name)
+            self._down_until, self._delay = 0.0, 0.5
+        return results
+
+    def _empty(self, ops: Sequence[Op]) -> list[Any]:
+        results: list[Any] = []
+        for op in ops:
+            empty = _EMPTY.get(op[0])
+            if empty is None:
+                self.lost_writes += 1
+                results.append(None)
+            else:
+                results.append(empty(op))
+        return results

@@ -1,0 +1,250 @@
+"""The three models' stores over any :class:`~scrapy_webclean.state.backend.StateBackend`.
+
+* :class:`BackendAdStatsStore`: the image-link counters (``AdStatsStore``);
+* :class:`BackendTemplateStore`: the per-site line signatures (``TemplateStore``);
+* :class:`BackendDedupStore`: the near-duplicate index's documents (``DedupStore``).
+
+Tables (under the backend's own prefix): ``ads:<site>:<family>`` and ``tpl:<site>``
+(counters); ``dd:docs`` (records: one per document, in the plain binary layout of
+:func:`encode_doc`), ``dd:exact`` (values: exact hash -> key of the first copy),
+``dd:post`` and ``dd:band`` (lists: sentence hash or LSH band key -> documents),
+``dd:postn`` (counters: documents per sentence hash). A new text costs the dedup store
+four round trips: one look (exact hash, postings, bands, count), one fetch of the
+candidates, one atomic add, one write of its postings.
+
+Per-site counters stay bounded as in memory: when a table passes its cap, the smallest
+half is pruned. The sites themselves are not evicted (on disk and in Redis they are cheap;
+give Redis a ``maxmemory`` if they are not).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from scrapy_webclean.dedup.store import (
+    POSTING_CAP,
+    Lookup,
+    NewDoc,
+    Query,
+    StoredDoc,
+    band_keys,
+)
+from scrapy_webclean.state.backend import StateBackend
+
+#: Check a counter table's size every this many additions to it.
+_PRUNE_EVERY = 64
+_PAGES_KEY = "#pages"
+
+
+def signed64(value: int) -> int:
+    """A 64-bit unsigned value as the signed integer stores take."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+class _Pruner:
+    """Counts additions per table and says when to check a table's size."""
+
+    def __init__(self) -> None:
+        self._adds: Counter[str] = Counter()
+
+    def due(self, table: str) -> bool:
+        self._adds[table] += 1
+        if self._adds[table] % _PRUNE_EVERY:
+            return False
+        if len(self._adds) > 10_000:
+            self._adds.clear()
+        return True
+
+
+class BackendAdStatsStore:
+    """``AdStatsStore`` over a backend, at most ``max_keys`` counters per family and site."""
+
+    def __init__(self, backend: StateBackend, max_keys: int = 50_000) -> None:
+        self.backend = backend
+        self.max_keys = max_keys
+        self._pruner = _Pruner()
+
+    def get(self, site: str, family: str, keys: Sequence[str]) -> list[float]:
+        return self.backend.get_counts(f"ads:{site}:{family}", list(keys))
+
+    def add(self, site: str, family: str, deltas: Iterable[tuple[str, float]]) -> None:
+        table = f"ads:{site}:{family}"
+        deltas = list(deltas)
+        if not deltas:
+            return
+        if self._pruner.due(table):
+            _, size = self.backend.run([("add_counts", table, deltas), ("count_keys", table)])
+            if size > self.max_keys:
+                self.backend.keep_top(table, self.max_keys // 2)
+        else:
+            self.backend.add_counts(table, deltas)
+
+    def size(self, site: str, family: str) -> int:
+        return self.backend.count_keys(f"ads:{site}:{family}")
+
+
+class BackendTemplateStore:
+    """``TemplateStore`` over a backend, at most ``max_keys_per_site`` signatures a site."""
+
+    def __init__(self, backend: StateBackend, max_keys_per_site: int = 4096) -> None:
+        self.backend = backend
+        self.max_keys_per_site = max_keys_per_site
+        self._pruner = _Pruner()
+
+    def pages(self, site: str) -> int:
+        return int(self.backend.get_counts(f"tpl:{site}", [_PAGES_KEY])[0])
+
+    def counts(self, site: str, keys: Sequence[int]) -> list[int]:
+        found = self.backend.get_counts(f"tpl:{site}", [signed64(k) for k in keys])
+        return [int(count) for count in found]
+
+    def add_page(self, site: str, keys: Iterable[int]) -> None:
+        table = f"tpl:{site}"
+        deltas: list[tuple[str | int, float]] = [(_PAGES_KEY, 1.0)]
+        deltas += [(signed64(k), 1.0) for k in set(keys)]
+        ops: list[tuple[object, ...]] = [("add_counts", table, deltas)]
+        due = self._pruner.due(table)
+        if due:
+            ops.append(("count_keys", table))
+        results = self.backend.run(ops)
+        if due and results[-1] > self.max_keys_per_site:
+            # Keep the most frequent half (the page counter is the largest of all).
+            self.backend.keep_top(table, self.max_keys_per_site // 2)
+
+
+# -- the near-duplicate index ------------------------------------------------------------
+
+_HEADER = struct.Struct("<IIiHH")
+_DOCS, _EXACT, _POST, _POSTN, _BAND = "dd:docs", "dd:exact", "dd:post", "dd:postn", "dd:band"
+
+
+def encode_doc(doc: StoredDoc) -> bytes:
+    """A stored document as plain bytes: a header, the two keys (UTF-8), the sentence
+    hashes (int64), their lengths (uint16) and the signature (uint32), little-endian."""
+    key, first = doc.key.encode("utf-8"), doc.first.encode("utf-8")
+    sentences = np.asarray(doc.sentences, dtype="<i8")
+    return b"".join(
+        (
+            _HEADER.pack(len(key), len(first), doc.length, len(sentences), len(doc.signature)),
+            key,
+            first,
+            sentences.tobytes(),
+            np.asarray(doc.sentence_chars, dtype="<u2").tobytes(),
+            np.asarray(doc.signature, dtype="<u4").tobytes(),
+        )
+    )
+
+
+def decode_doc(data: bytes) -> StoredDoc:
+    """The inverse of :func:`encode_doc`."""
+    key_len, first_len, length, n, m = _HEADER.unpack_from(data)
+    at = _HEADER.size
+    key = data[at : at + key_len].decode("utf-8")
+    at += key_len
+    first = data[at : at + first_len].decode("utf-8")
+    at += first_len
+    sentences = np.frombuffer(data, dtype="<i8", count=n, offset=at).astype(np.int64)
+    at += 8 * n
+    chars = np.frombuffer(data, dtype="<u2", count=n, offset=at).astype(np.uint16)
+    at += 2 * n
+    signature = np.frombuffer(data, dtype="<u4", count=m, offset=at).astype(np.uint32)
+    return StoredDoc(key, sentences, signature, length, chars, first)
+
+
+class BackendDedupStore:
+    """``DedupStore`` over a backend (see the module docstring for the tables)."""
+
+    def __init__(self, backend: StateBackend, lsh_bands: int = 16) -> None:
+        self.backend = backend
+        self.lsh_bands = lsh_bands
+
+    def count(self) -> int:
+        return self.backend.count_records(_DOCS)
+
+    def lookup(self, queries: Sequence[Query]) -> list[Lookup]:
+        ops: list[tuple[object, ...]] = [
+            ("get_values", _EXACT, [exact for exact, _, _ in queries]),
+            ("count_records", _DOCS),
+        ]
+        for _, hashes, signature in queries:
+            bands = band_keys(signature, self.lsh_bands) if signature is not None else []
+            ops.append(("get_lists", _POST, list(hashes)))
+            ops.append(("get_lists", _BAND, bands))
+        exacts, count, *lists = self.backend.run(ops)
+        looks = []
+        for n, held in enumerate(exacts):
+            postings, banded = lists[2 * n], lists[2 * n + 1]
+            looks.append(
+                Lookup(
+                    held.decode("utf-8") if held is not None else None,
+                    [p for p in postings if p],
+                    sorted({doc_id for docs in banded for doc_id in docs}),
+                    count,
+                )
+            )
+        return looks
+
+    def docs(self, doc_ids: Sequence[int]) -> list[StoredDoc | None]:
+        if not doc_ids:
+            return []
+        records = self.backend.get_records(_DOCS, list(doc_ids))
+        return [decode_doc(r) if r is not None else None for r in records]
+
+    def post_counts(self, hashes: Sequence[int]) -> list[int]:
+        if not hashes:
+            return []
+        return [int(c) for c in self.backend.get_counts(_POSTN, list(hashes))]
+
+    def claim_exact(self, claims: Sequence[tuple[int, str]]) -> list[str | None]:
+        if not claims:
+            return []
+        helds = self.backend.run(
+            [("claim", _EXACT, digest, first.encode("utf-8")) for digest, first in claims]
+        )
+        return [held.decode("utf-8") if held is not None else None for held in helds]
+
+    def add(self, docs: Sequence[NewDoc]) -> list[int]:
+        if not docs:
+            return []
+        records = []
+        for key, fp, _, _, first in docs:
+            doc = StoredDoc(
+                key,
+                np.asarray(fp.sentences, dtype=np.int64),
+                fp.signature,
+                fp.length,
+                np.asarray(fp.sentence_chars, dtype=np.uint16),
+                first,
+            )
+            records.append(("add_record", _DOCS, encode_doc(doc)))
+        doc_ids: list[int] = self.backend.run(records)
+        posts: list[tuple[int, int]] = []
+        bands: list[tuple[int, int]] = []
+        for doc_id, (_, fp, posted, banded, _) in zip(doc_ids, docs, strict=True):
+            posts += [(h, doc_id) for h in posted]
+            if banded:
+                bands += [(b, doc_id) for b in band_keys(fp.signature, self.lsh_bands)]
+        ops: list[tuple[object, ...]] = []
+        if posts:
+            ops.append(("append", _POST, posts, POSTING_CAP))
+            ops.append(("add_counts", _POSTN, [(h, 1.0) for h, _ in posts]))
+        if bands:
+            ops.append(("append", _BAND, bands, POSTING_CAP))
+        if ops:
+            self.backend.run(ops)
+        return doc_ids
+
+    def set_first(self, doc_id: int, first: str) -> None:
+        record = self.backend.get_records(_DOCS, [doc_id])[0]
+        if record is None:
+            return
+        doc = decode_doc(record)
+        if first != doc.key:
+            doc = StoredDoc(
+                doc.key, doc.sentences, doc.signature, doc.length, doc.sentence_chars, first
+            )
+            self.backend.set_record(_DOCS, doc_id, encode_doc(doc))
