@@ -174,51 +174,50 @@ class NearDuplicateIndex:
         results: list[Match | None],
         counts: dict[int, int],
     ) -> None:
-        """Claim the batch's exact hashes, add its new texts, then compare the texts with
-        the documents others added meanwhile (see :meth:`check_many`)."""
+        """Add the batch's new texts, compare them with the documents others added
+        meanwhile, then claim their exact hashes (see :meth:`check_many`)."""
         store = self.store
-        claims = batch.claims + [(i, fps[i].exact, doc.first) for i, doc, _ in batch.docs]
-        helds = store.claim_exact([(digest, first) for _, digest, first in claims])
-        lost: dict[str, str] = {}  # key of a text another process added first -> theirs
-        for (i, _, _), held in zip(claims, helds, strict=True):
-            if held is not None:
-                results[i] = Match(held, "exact")
-                if i in batch.keys:
-                    lost[batch.keys[i]] = held
-        to_add = [(i, doc, posted) for i, doc, posted in batch.docs if batch.keys[i] not in lost]
-        if lost:  # texts of this batch that copied one of those copy theirs
-            for i, _, _ in to_add:
-                match = results[i]
-                if match is not None and match.key in lost:
-                    results[i] = Match(lost[match.key], match.kind, match.containment)
-        new_docs = [
-            (
-                doc.key,
-                fps[i],
-                posted,
-                self._banded(fps[i]),
-                _key_of(results[i], doc.key),
-            )
-            for i, doc, posted in to_add
-        ]
-        doc_ids = store.add(new_docs)
-        mine = set(doc_ids)
-        late: list[tuple[int, int, range]] = []
-        for (i, _, _), doc_id in zip(to_add, doc_ids, strict=True):
-            if results[i] is None and doc_id > looks[i].count:
-                late.append((i, doc_id, range(looks[i].count, doc_id)))
-        if not late:
-            return
-        # Documents were added between the look and this add, by another process: the
+        firsts = {i: _key_of(results[i], doc.key) for i, doc, _ in batch.docs}
+        doc_ids = store.add(
+            [
+                (doc.key, fps[i], posted, self._banded(fps[i]), firsts[i])
+                for i, doc, posted in batch.docs
+            ]
+        )
+        added = dict(zip((i for i, _, _ in batch.docs), doc_ids, strict=True))
+        # Documents added between a look and this add were added by another process: the
         # one numbered first is the original.
-        wanted = sorted({d for _, _, window in late for d in window if d not in mine})
+        mine = set(doc_ids)
+        late = [(i, d) for i, d in added.items() if results[i] is None and d > looks[i].count]
+        wanted = sorted({e for i, d in late for e in range(looks[i].count, d) if e not in mine})
         stored = dict(zip(wanted, store.docs(wanted), strict=True))
-        for i, doc_id, window in late:
-            docs = [stored.get(d) for d in window]
-            match = self._best(fps[i], docs, counts)
+        changed: dict[str, str] = {}  # key of a text of this batch -> the copy it copies
+        for i, doc_id in late:
+            window = [stored.get(e) for e in range(looks[i].count, doc_id)]
+            match = self._best(fps[i], window, counts)
             if match is not None:
                 results[i] = match
-                store.set_first(doc_id, match.key)
+                changed[batch.keys[i]] = match.key
+        # The exact hashes, claimed last, so each names the text's first copy; a claim
+        # held by another already is an exact copy added meanwhile.
+        claims = batch.claims + [
+            (i, fps[i].exact, _key_of(results[i], batch.keys[i])) for i in added
+        ]
+        helds = store.claim_exact([(digest, first) for _, digest, first in claims])
+        for (i, _, first), held in zip(claims, helds, strict=True):
+            if held is not None and held != first:
+                results[i] = Match(held, "exact")
+                if i in batch.keys:
+                    changed[batch.keys[i]] = held
+        if not changed:
+            return
+        for i, result in enumerate(results):
+            if result is not None and result.key in changed:  # it copied a copy
+                results[i] = Match(changed[result.key], result.kind, result.containment)
+        for i, doc_id in added.items():
+            first = _key_of(results[i], batch.keys[i])
+            if first != firsts[i]:
+                store.set_first(doc_id, first)
 
     def _query(self, fp: Fingerprint, exact_only: bool) -> Query:
         if exact_only:

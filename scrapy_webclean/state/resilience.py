@@ -132,12 +132,12 @@ class Retrying(_Wrapper):
 
 #: What each operation returns while the store is down (see :class:`Lenient`).
 _EMPTY: dict[str, Callable[[tuple[Any, ...]], Any]] = {
-    "get_counts": lambda args: [0.0] * len(args[1]),
-    "count_keys": lambda args: 0,
-    "get_values": lambda args: [None] * len(args[1]),
-    "get_lists": lambda args: [[] for _ in args[1]],
-    "get_records": lambda args: [None] * len(args[1]),
-    "count_records": lambda args: 0,
+    "get_counts": lambda op: [0.0] * len(op[2]),
+    "count_keys": lambda op: 0,
+    "get_values": lambda op: [None] * len(op[2]),
+    "get_lists": lambda op: [[] for _ in op[2]],
+    "get_records": lambda op: [None] * len(op[2]),
+    "count_records": lambda op: 0,
 }
 
 

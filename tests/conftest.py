@@ -1,0 +1,105 @@
+"""Shared fixtures: a real Redis server on loopback, started by the tests themselves."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+#: Why the Redis tests are skipped where they are.
+NO_REDIS = (
+    "no Redis: redis-server is not installed (.ci/run installs it with apt-get install "
+    "redis-server) and WEBCLEAN_TEST_REDIS_URL is not set"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _ping(url: str, timeout: float) -> bool:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                return bool(client.ping())
+            except redis.exceptions.ConnectionError:
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.05)
+    finally:
+        client.close()
+
+
+class RedisServer:
+    """A private ``redis-server`` on a free loopback port (no persistence)."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.workdir = workdir
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        assert binary is not None
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        if not _ping(self.url, timeout=10):
+            self.stop()
+            raise RuntimeError(f"redis-server did not answer on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process = None
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A Redis server for the tests, or a skip saying why there is none."""
+    if shutil.which("redis-server") is None:
+        url = os.environ.get("WEBCLEAN_TEST_REDIS_URL")
+        if not url or not _ping(url, timeout=2):
+            pytest.skip(NO_REDIS)
+        server = RedisServer(tmp_path_factory.mktemp("redis"))
+        server.url = url
+        yield server
+        return
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture()
+def redis_url(redis_server: RedisServer) -> Iterator[str]:
+    """The test Redis server's URL, emptied before each test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    client.close()
+    yield redis_server.url
