@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
-from scrapy.exceptions import NotConfigured
+from scrapy.exceptions import DontCloseSpider, NotConfigured
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -58,3 +59,35 @@ class StatsDump:
             encoding="utf-8",
         )
         os.replace(partial, self.path)
+
+
+class StayWhileShared:
+    """Keep an idle spider open for ``DEMO_IDLE_SECONDS`` after its last activity.
+
+    With a request queue shared through Redis (scrapy-redis), a process that finds the
+    queue empty for a moment is not done: another process may be about to add to it. This
+    is what scrapy-redis's ``RedisSpider`` does with ``MAX_IDLE_TIME_BEFORE_CLOSE``, for an
+    ordinary spider. Scrapy asks again every few seconds (its engine heartbeat).
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.last = time.monotonic()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StayWhileShared:
+        seconds = crawler.settings.getfloat("DEMO_IDLE_SECONDS")
+        if seconds <= 0:
+            raise NotConfigured("DEMO_IDLE_SECONDS is not set")
+        extension = cls(seconds)
+        for signal in (signals.request_scheduled, signals.response_received):
+            crawler.signals.connect(extension.active, signal=signal)
+        crawler.signals.connect(extension.idle, signal=signals.spider_idle)
+        return extension
+
+    def active(self) -> None:
+        self.last = time.monotonic()
+
+    def idle(self) -> None:
+        if time.monotonic() - self.last < self.seconds:
+            raise DontCloseSpider(f"idle for less than {self.seconds} s; the queue is shared")

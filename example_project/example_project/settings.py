@@ -28,5 +28,9 @@ FEED_EXPORT_ENCODING = "utf-8"
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = "INFO"
 
-EXTENSIONS = {"example_project.extensions.StatsDump": 500}
+EXTENSIONS = {
+    "example_project.extensions.StatsDump": 500,
+    "example_project.extensions.StayWhileShared": 510,
+}
+# DEMO_IDLE_SECONDS = 3  # with a shared (scrapy-redis) queue: stay open while others work
 # DEMO_STATS_FILE = "stats.json"  # set with -s to dump the final stats as JSON
