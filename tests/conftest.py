@@ -43,9 +43,11 @@ def _ping(url: str, timeout: float) -> bool:
 
 
 class RedisServer:
-    """A private ``redis-server`` on a free loopback port (no persistence)."""
+    """A private ``redis-server`` on a free loopback port (``persist``: an append-only
+    file, so that a restarted server has the data it had)."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, persist: bool = False) -> None:
+        self.persist = persist
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.workdir = workdir
@@ -56,7 +58,8 @@ class RedisServer:
         assert binary is not None
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir)],
+             "--appendonly", "yes" if self.persist else "no", "--appendfsync", "always",
+             "--dir", str(self.workdir)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 
 from demo_site.server import DemoServer
+from tests.conftest import RedisServer
 from tests.test_e2e_crawl import copy_groups
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,3 +154,44 @@ def test_two_processes_share_one_redis_state(
     assert not sorted(url for url in served if kinds.get(url) == "ad")
     content = {url for url, kind in kinds.items() if kind == "content"}
     assert not sorted(content - served)
+
+
+def test_redis_going_away_mid_crawl_loses_no_item(
+    site: DemoServer, baseline: dict[str, Any], tmp_path: Path
+) -> None:
+    import shutil
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (.ci/run installs it)")
+    server = RedisServer(tmp_path / "redis", persist=True)
+    server.workdir.mkdir()
+    server.start()
+    try:
+        pages_before = pages_served(site)
+        crawl = start(
+            command(site, tmp_path, "outage", "WEBCLEAN_STATE=redis", f"REDIS_URL={server.url}",
+                    "CONCURRENT_REQUESTS=2")
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while pages_served(site) - pages_before < 40 and crawl.poll() is None:
+            assert time.monotonic() < deadline, "the crawl did not get going"
+            time.sleep(0.02)
+        server.stop()  # Redis goes away (saving its append-only file) ...
+        time.sleep(3)
+        server.start()  # ... and comes back on the same port with its data
+        result = finish(crawl, tmp_path, "outage")
+    finally:
+        server.stop()
+    log, stats, items = result["log"], result["stats"], result["items"]
+    assert "is unavailable" in log and "retrying in" in log and "is back" in log
+    # Nothing lost, nothing exported twice: every page the crawl met is exported once or
+    # dropped with its reason, and every article once, whichever copy came first.
+    assert not [key for key in stats if key.startswith("webclean/dedup/unchecked")]
+    drops = dict(re.findall(r"webclean: (\S+) is a (?:exact|near) duplicate of (\S+)", log))
+    assert len(drops) == stats["webclean/dedup/dropped"]
+    assert stats["webclean/items/in"] == len(items) + len(drops)
+    exported = Counter(item["url"] for item in items)
+    assert not [url for url, n in exported.items() if n > 1]
+    assert {i["url"] for i in baseline["items"]} <= set(exported) | set(drops)
+    groups = copy_groups(site.truth)
+    assert all(sum(u in exported for u in urls) == 1 for urls in groups.values())

@@ -10,8 +10,9 @@ Two wrappers around a remote :class:`~scrapy_webclean.state.backend.StateBackend
   item on, marked unchecked and counted).
 * :class:`Lenient` is for learning that can pause (image-link statistics, site templates,
   called on the reactor): it never waits. While the store is down, reads see an empty
-  state and writes are dropped (counted in ``lost_writes``); it tries the store again after
-  a back-off, and logs when it is back.
+  state; counter increments are kept (merged, up to ``max_pending`` counters) and written
+  when the store is back, other writes are dropped (counted in ``lost_writes``). It tries
+  the store again after a back-off, and logs when it is back.
 """
 
 from __future__ import annotations
@@ -144,9 +145,14 @@ _EMPTY: dict[str, Callable[[tuple[Any, ...]], Any]] = {
 class Lenient(_Wrapper):
     """Never waits on a failing remote store: empty reads, dropped writes, retried later."""
 
-    def __init__(self, backend: StateBackend, max_backoff: float = 30.0) -> None:
+    def __init__(
+        self, backend: StateBackend, max_backoff: float = 30.0, max_pending: int = 200_000
+    ) -> None:
         super().__init__(backend)
         self.max_backoff = max_backoff
+        self.max_pending = max_pending
+        self._pending: dict[str, dict[Any, float]] = {}  # table -> key -> delta, while down
+        self._pending_size = 0
         self._down_until = 0.0
         self._delay = 0.5
         self._lock = threading.Lock()
@@ -164,6 +170,8 @@ class Lenient(_Wrapper):
         if self._down_until and now < self._down_until:
             return self._empty(ops)
         try:
+            if self._pending:
+                self._replay()
             results = self.backend.run(ops)
         except StateUnavailable as exc:
             with self._lock:
@@ -181,13 +189,45 @@ class Lenient(_Wrapper):
             self._down_until, self._delay = 0.0, 0.5
         return results
 
+    def _replay(self) -> None:
+        """Write the counter increments kept while the store was down."""
+        pending = self._pending
+        self.backend.run(
+            [("add_counts", table, list(deltas.items())) for table, deltas in pending.items()]
+        )
+        logger.warning(
+            "webclean state: %d counter updates kept while %s was away written",
+            self._pending_size,
+            self.name,
+        )
+        self._pending, self._pending_size = {}, 0
+
     def _empty(self, ops: Sequence[Op]) -> list[Any]:
         results: list[Any] = []
         for op in ops:
             empty = _EMPTY.get(op[0])
-            if empty is None:
-                self.lost_writes += 1
-                results.append(None)
-            else:
+            if empty is not None:
                 results.append(empty(op))
+                continue
+            results.append(None)
+            if op[0] == "add_counts" and self._keep(op[1], op[2]):
+                continue
+            self.lost_writes += 1
         return results
+
+    def _keep(self, table: str, deltas: Iterable[tuple[Key, float]]) -> bool:
+        """Keep counter increments for later; False when there is no room left."""
+        deltas = list(deltas)
+        kept = self._pending.get(table)
+        if kept is None:
+            if self._pending_size + len(deltas) > self.max_pending:
+                return False
+            kept = self._pending[table] = {}
+        for key, delta in deltas:
+            if key not in kept:
+                if self._pending_size >= self.max_pending:
+                    return False
+                self._pending_size += 1
+                kept[key] = 0.0
+            kept[key] += delta
+        return True
