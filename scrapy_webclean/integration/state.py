@@ -37,6 +37,7 @@ from scrapy_webclean.state import (
     Retrying,
     SqliteBackend,
     StateBackend,
+    StateUnavailable,
 )
 
 if TYPE_CHECKING:
@@ -83,6 +84,13 @@ class CrawlState:
             self.backend = SqliteBackend(path)
             self.description = f"SQLite file {path}"
         elif self.kind == "redis":
+            try:
+                import redis  # noqa: F401
+            except ImportError as exc:
+                raise NotConfigured(
+                    "WEBCLEAN_STATE = 'redis' needs the redis package: "
+                    "pip install 'scrapy-webclean[redis]'"
+                ) from exc
             from scrapy_webclean.state.redis import RedisBackend
 
             spider = crawler.spider.name if crawler.spider is not None else "spider"
@@ -95,6 +103,10 @@ class CrawlState:
             )
             self.backend = self._reactor_side
             self.description = f"Redis {url}, keys {prefix}*"
+            try:
+                self._worker_side.backend.run([("count_records", "dd:docs")])
+            except StateUnavailable as exc:
+                logger.error("webclean state: %s; the crawl will retry it", exc)
         logger.info("webclean state: %s", self.description)
         crawler.signals.connect(self.close, signal=signals.engine_stopped)
 
