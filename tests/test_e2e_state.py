@@ -149,6 +149,7 @@ def test_two_processes_share_one_redis_state(
         == baseline["stats"]["webclean/dedup/dropped"]
     )
     assert not [key for s in stats for key in s if key.startswith("webclean/dedup/unchecked")]
+    assert [s.get("webclean/state/lost_writes") for s in stats] == [0, 0]
     kinds = {image["url"]: image["kind"] for image in site.truth["images"]}
     served = set(list(site.served)[served_before:])
     assert not sorted(url for url in served if kinds.get(url) == "ad")
@@ -187,6 +188,7 @@ def test_redis_going_away_mid_crawl_loses_no_item(
     # Nothing lost, nothing exported twice: every page the crawl met is exported once or
     # dropped with its reason, and every article once, whichever copy came first.
     assert not [key for key in stats if key.startswith("webclean/dedup/unchecked")]
+    assert "webclean/state/lost_writes" in stats
     drops = dict(re.findall(r"webclean: (\S+) is a (?:exact|near) duplicate of (\S+)", log))
     assert len(drops) == stats["webclean/dedup/dropped"]
     assert stats["webclean/items/in"] == len(items) + len(drops)

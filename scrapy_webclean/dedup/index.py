@@ -193,7 +193,12 @@ class NearDuplicateIndex:
         stored = dict(zip(wanted, store.docs(wanted), strict=True))
         changed: dict[str, str] = {}  # key of a text of this batch -> the copy it copies
         for i, doc_id in late:
-            window = [stored.get(e) for e in range(looks[i].count, doc_id)]
+            # (a record of this very text, stored twice by a retried write, is no original)
+            window = [
+                doc
+                for doc in (stored.get(e) for e in range(looks[i].count, doc_id))
+                if doc is not None and doc.key != batch.keys[i]
+            ]
             match = self._best(fps[i], window, counts)
             if match is not None:
                 results[i] = match

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 KINDS = ("memory", "jobdir", "redis")
+LOST_WRITES = "webclean/state/lost_writes"
 
 
 def redis_url(settings: Any) -> str:
@@ -74,6 +75,7 @@ class CrawlState:
         self._pool: ThreadPool | None = None
         self._reactor_side: Lenient | None = None
         self._worker_side: Retrying | None = None
+        self._committer: Any = None
         if self.kind == "jobdir":
             jobdir = settings.get("JOBDIR")
             if not jobdir:
@@ -83,6 +85,11 @@ class CrawlState:
             path = Path(jobdir) / str(get_setting(settings, "WEBCLEAN_STATE_FILE"))
             self.backend = SqliteBackend(path)
             self.description = f"SQLite file {path}"
+            from twisted.internet import task
+
+            # Commit at least every second, even when the crawl writes nothing more.
+            self._committer = task.LoopingCall(self.backend.flush)
+            crawler.signals.connect(self._start_committing, signal=signals.engine_started)
         elif self.kind == "redis":
             try:
                 import redis  # noqa: F401
@@ -97,7 +104,15 @@ class CrawlState:
             prefix = str(get_setting(settings, "WEBCLEAN_REDIS_PREFIX")) % {"spider": spider}
             url = redis_url(settings)
             params = dict(settings.getdict("REDIS_PARAMS"))
-            self._reactor_side = Lenient(RedisBackend(url, prefix, **params))
+            # The reactor side never waits long on a server that stopped answering.
+            quick = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, **params}
+            stats = crawler.stats
+            assert stats is not None
+            stats.set_value(LOST_WRITES, 0)
+            self._reactor_side = Lenient(
+                RedisBackend(url, prefix, **quick),
+                on_lost=lambda n: stats.inc_value(LOST_WRITES, n),
+            )
             self._worker_side = Retrying(
                 RedisBackend(url, prefix, **params), give_up_after=self.retry_seconds
             )
@@ -108,7 +123,20 @@ class CrawlState:
             except StateUnavailable as exc:
                 logger.error("webclean state: %s; the crawl will retry it", exc)
         logger.info("webclean state: %s", self.description)
+        crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.close, signal=signals.engine_stopped)
+
+    def _start_committing(self) -> None:
+        if self._committer is not None and not self._committer.running:
+            self._committer.start(1.0, now=False)
+
+    def _spider_closed(self) -> None:
+        """Flush what was learned and put the state's counts in the crawl's stats."""
+        if self.backend is not None:
+            try:
+                self.backend.flush()
+            except Exception as exc:
+                logger.warning("webclean state: flushing %s failed: %s", self.kind, exc)
 
     @classmethod
     def of(cls, crawler: Crawler) -> CrawlState:
@@ -155,6 +183,8 @@ class CrawlState:
 
     def close(self) -> None:
         """Flush and close the backend (at engine stop)."""
+        if self._committer is not None and self._committer.running:
+            self._committer.stop()
         if self._pool is not None:
             self._pool.stop()
             self._pool = None
@@ -165,8 +195,6 @@ class CrawlState:
                 except Exception as exc:  # closing must not hide the crawl's own result
                     logger.warning("webclean state: closing %s failed: %s", self.kind, exc)
         lost = self.lost_writes()
-        if self.crawler.stats is not None and self.kind == "redis":
-            self.crawler.stats.set_value("webclean/state/lost_writes", lost)
         if lost:
             logger.warning("webclean state: %d learning writes lost while Redis was away", lost)
         self.backend = self._worker_side = None

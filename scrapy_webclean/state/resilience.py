@@ -114,11 +114,13 @@ class Retrying(_Wrapper):
     def run(self, ops: Sequence[Op]) -> list[Any]:
         started = time.monotonic()
         delay = 0.5
+        failed = False
         while True:
             try:
                 results = self.backend.run(ops)
             except StateUnavailable as exc:
                 self.failures += 1
+                failed = True
                 waited = time.monotonic() - started
                 if waited >= self.give_up_after:
                     raise StateUnavailable(f"{exc} (gave up after {waited:.0f} s)") from exc
@@ -126,7 +128,7 @@ class Retrying(_Wrapper):
                 self._sleep(delay)
                 delay = min(delay * 2, self.max_backoff)
                 continue
-            if time.monotonic() - started > 0.5 and self.failures:
+            if failed:
                 logger.warning("webclean state: %s is back", self.name)
             return results
 
@@ -146,9 +148,15 @@ class Lenient(_Wrapper):
     """Never waits on a failing remote store: empty reads, dropped writes, retried later."""
 
     def __init__(
-        self, backend: StateBackend, max_backoff: float = 30.0, max_pending: int = 200_000
+        self,
+        backend: StateBackend,
+        max_backoff: float = 30.0,
+        max_pending: int = 200_000,
+        on_lost: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__(backend)
+        #: Called with the number of writes just dropped (the crawl counts them in stats).
+        self.on_lost = on_lost
         self.max_backoff = max_backoff
         self.max_pending = max_pending
         self._pending: dict[str, dict[Any, float]] = {}  # table -> key -> delta, while down
@@ -213,6 +221,8 @@ class Lenient(_Wrapper):
             if op[0] == "add_counts" and self._keep(op[1], op[2]):
                 continue
             self.lost_writes += 1
+            if self.on_lost is not None:
+                self.on_lost(1)
         return results
 
     def _keep(self, table: str, deltas: Iterable[tuple[Key, float]]) -> bool:

@@ -1,11 +1,12 @@
 """``SqliteBackend``: learned state in one SQLite file (the crawl's ``JOBDIR``).
 
 Durability: SQLite in write-ahead-log mode (``journal_mode=WAL``). Writes are grouped in a
-transaction that is committed at most ``commit_seconds`` (default 1 s) after its first
-write, and on :meth:`flush`/:meth:`close`. A process killed with ``kill -9`` therefore
-loses at most the last second of learning, and never corrupts the file: an uncommitted
-transaction is simply not in the WAL, and SQLite replays or ignores the WAL on the next
-open. The file is read on demand, so reopening a big state costs nothing up front.
+transaction, committed by the first write ``commit_seconds`` (default 1 s) or more after it
+began, and by :meth:`flush`/:meth:`close`; the crawl calls :meth:`flush` every second, so a
+process killed with ``kill -9`` loses at most about the last second of learning, and never
+corrupts the file: an uncommitted transaction is simply not in the WAL, and SQLite replays
+or ignores the WAL on the next open. The file is read on demand, so reopening a big state
+costs nothing up front.
 
 One connection, used under a lock, so the reactor thread and a worker thread can share it.
 """
