@@ -17,7 +17,12 @@ from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.lines import Line, build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
-from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, DEFAULT_MAX_DEPTH, load_html
+from scrapy_webclean.html.loader import (
+    DEFAULT_FALLBACK_ENCODINGS,
+    DEFAULT_MAX_DEPTH,
+    Limits,
+    load_html,
+)
 from scrapy_webclean.result import Block, CleanResult, Image, Link
 from scrapy_webclean.segmentation.blockmodel import (
     DEFAULT_CUSTOM_PATTERNS,
@@ -35,7 +40,8 @@ from scrapy_webclean.segmentation.classify import (
 from scrapy_webclean.segmentation.quark import QuarkOptions, segment_page, segment_text
 from scrapy_webclean.text.language import guess_language
 
-_TITLE_SEPARATORS_RE = re.compile(r"\s+[-|–—·:]\s+|\s*[_｜|—–]\s*")
+# (A match starts only where a whitespace run starts, so a long run is scanned once.)
+_TITLE_SEPARATORS_RE = re.compile(r"(?<!\s)\s+[-|–—·:]\s+|(?<!\s)\s*[_｜|—–]\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,8 @@ class CleanOptions:
     classifier: ClassifierOptions = field(default_factory=ClassifierOptions)
     fallback_encodings: tuple[str, ...] = DEFAULT_FALLBACK_ENCODINGS
     max_depth: int = DEFAULT_MAX_DEPTH
+    #: The largest page taken (bytes, nesting, tags, text run); over one, ``OverLimit``.
+    limits: Limits = field(default_factory=Limits)
     extract: ExtractOptions = field(default_factory=ExtractOptions)
     #: Compute every judge's signal for each block, including the Quark text-similarity
     #: judge (``Block.similarity``), which the decision does not need. Slower.
@@ -112,9 +120,10 @@ def _clean(
     opts: CleanOptions,
     template_model: TemplateModel | None,
 ) -> CleanResult:
-    page = load_html(html, content_type, opts.fallback_encodings, opts.max_depth)
+    page = load_html(html, content_type, opts.fallback_encodings, opts.max_depth, opts.limits)
     patterns = _compiled(opts.custom_patterns)
     model = build_page_model(page.root, url, opts.custom_tags, patterns)
+    opts.limits.check_depth(model.parents)
     site = site_of(url) if template_model is not None else None
     classifier = _classifier(opts.classifier)
     title = pick_title(model)

@@ -34,3 +34,11 @@ class ParseFailure(CleanError):
     """lxml could not build a tree from the input."""
 
     reason = "parse_error"
+
+
+class OverLimit(CleanError):
+    """The page is over one of the limits (size, nesting, tags, text run): skipped whole,
+    never cleaned half-way. ``reason``: ``too_large``, ``too_deep``, ``too_many_nodes``,
+    ``text_too_long``."""
+
+    reason = "over_limit"

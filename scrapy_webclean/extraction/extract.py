@@ -258,8 +258,11 @@ def _noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) 
 #: Whole lines that are the labels of a page's controls, not text: comment counters and
 #: buttons, "Back to gallery", "Topics", slideshow notices, related-section headings.
 UI_LINE_RE = re.compile(
-    r"(?:\d+\s+)?(?:view|show|load|read|see|add|leave|post|write|hide)?\s*(?:all|more)?\s*"
-    r"(?:\d+\s+)?comments?(?:\s*\(\d+\))?|(?:back to|view|open|close) (?:the )?"
+    # (No two optional whitespace runs side by side, and a number starts only where a
+    # digit run starts: the time to match grows with the line, not with its square.)
+    r"(?:(?<!\d)\d+\s+)?(?:(?:view|show|load|read|see|add|leave|post|write|hide)\s+)?"
+    r"(?:(?:all|more)\s+)?(?:(?<!\d)\d+\s+)?comments?(?:\s*\(\d+\))?|"
+    r"(?:back to|view|open|close) (?:the )?"
     r"(?:gallery|slideshow|photos?)|topics|this slideshow requires javascript\.?|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
     r"комментарии|добавить (?:отзыв|комментарий)|评论|查看评论|发表评论|"

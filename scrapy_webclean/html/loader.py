@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapy_webclean.errors import EmptyDocument, NotHtml, ParseFailure
+from scrapy_webclean.errors import EmptyDocument, NotHtml, OverLimit, ParseFailure
 
 #: Fallback order for pages that declare no charset.
 DEFAULT_FALLBACK_ENCODINGS: tuple[str, ...] = ("utf-8", "gb18030", "cp1252")
@@ -37,6 +37,70 @@ DEFAULT_FALLBACK_ENCODINGS: tuple[str, ...] = ("utf-8", "gb18030", "cp1252")
 DEFAULT_MAX_DEPTH = 1000
 
 _META_SNIFF_BYTES = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The largest page the cleaner takes; a page over any of them is skipped whole
+    (:class:`~scrapy_webclean.errors.OverLimit` with the limit as its reason)."""
+
+    #: Bytes of HTML (characters, for a ``str``).
+    max_bytes: int = 10_000_000
+    #: Levels of element nesting.
+    max_depth: int = DEFAULT_MAX_DEPTH
+    #: Tags: a page with more ``<`` than this is not parsed.
+    max_nodes: int = 500_000
+    #: Characters of the longest run of text between two tags.
+    max_text: int = 1_000_000
+
+    def check_size(self, body: bytes | str) -> None:
+        if len(body) > self.max_bytes:
+            raise OverLimit(
+                f"the page is {len(body):,} bytes, over the limit of {self.max_bytes:,}",
+                reason="too_large",
+            )
+
+    def check_text(self, text: str) -> None:
+        tags = text.count("<")
+        if tags > self.max_nodes:
+            raise OverLimit(
+                f"the page has {tags:,} tags, over the limit of {self.max_nodes:,}",
+                reason="too_many_nodes",
+            )
+        if len(text) > self.max_text:
+            longest = max(map(len, text.split("<")))
+            if longest > self.max_text:
+                raise OverLimit(
+                    f"the page has a run of {longest:,} characters without a tag, over the "
+                    f"limit of {self.max_text:,}",
+                    reason="text_too_long",
+                )
+
+    def check_depth(self, parents: list[int]) -> None:
+        """Raise when the tree (``parents[i]``: the parent of node ``i``, node 0 the root)
+        is nested deeper than ``max_depth``."""
+        if len(parents) <= self.max_depth:
+            return
+        if tree_depth(parents) > self.max_depth:
+            raise OverLimit(
+                f"the page nests elements over {self.max_depth:,} levels deep",
+                reason="too_deep",
+            )
+
+
+def tree_depth(parents: list[int]) -> int:
+    """The depth of a tree given by its parent indices (node 0 the root), by pointer
+    jumping: a few numpy passes over the array instead of a Python loop over every node."""
+    import numpy as np
+
+    jump = np.asarray(parents, dtype=np.int64)
+    jump[0] = 0
+    dist = (jump != np.arange(len(jump))).astype(np.int64)  # to jump[i]: 1, the root 0
+    while jump.any():
+        dist = dist + dist[jump]
+        jump = jump[jump]
+    return int(dist.max())
+
 
 # Python codec name -> the codec we decode with (browser-compatible supersets).
 _SUPERSETS = {
@@ -78,7 +142,8 @@ _BOMS = (
 # Control bytes that never occur in text documents (tab, LF, FF, CR and ESC are allowed).
 _BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 _GB_PAIR_RE = re.compile(rb"[\x81-\xfe][\x40-\xfe]")
-_TAG_RE = re.compile(r"<(/?)([a-zA-Z][-\w:]*)([^>]*)>")
+# (Attributes stop at the next "<" too: a page of unclosed "<a" is scanned once.)
+_TAG_RE = re.compile(r"<(/?)([a-zA-Z][-\w:]*)([^<>]*)>")
 _VOID_TAGS = frozenset(
     [
         "area",
@@ -392,9 +457,18 @@ def load_html(
     content_type: str | bytes | None = None,
     fallback_encodings: tuple[str, ...] = DEFAULT_FALLBACK_ENCODINGS,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    limits: Limits | None = None,
 ) -> LoadedPage:
-    """Decode (if bytes) and parse a page: the single entry point for HTML in this project."""
+    """Decode (if bytes) and parse a page: the single entry point for HTML in this project.
+
+    With ``limits``, a page over one is refused before it is parsed (size, tags, text run)
+    or right after (nesting: libxml2 stops at 2048 levels, deeper pages are refused too).
+    """
+    if limits is not None:
+        limits.check_size(body)
     decoded = decode_html(body, content_type, fallback_encodings)
+    if limits is not None:
+        limits.check_text(decoded.text)
     utf8 = None
     if isinstance(body, bytes) and not decoded.replaced and decoded.source != "str":
         # Bytes that decoded cleanly as UTF-8 (or are plain ASCII) are the UTF-8 encoding
@@ -403,4 +477,8 @@ def load_html(
         if decoded.encoding == "utf-8" or raw.isascii():
             utf8 = raw
     root, flattened = parse_html(decoded.text, max_depth, utf8)
+    if flattened and limits is not None:
+        raise OverLimit(
+            f"the page nests elements over {limits.max_depth:,} levels deep", reason="too_deep"
+        )
     return LoadedPage(root, decoded, flattened)

@@ -22,6 +22,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.extraction.template import TemplateModel
+from scrapy_webclean.html.loader import Limits
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
@@ -49,6 +50,12 @@ def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
             noise_words=DEFAULT_NOISE_WORDS + extra_noise,
         ),
         fallback_encodings=tuple(get_setting(settings, "WEBCLEAN_FALLBACK_ENCODINGS")),
+        limits=Limits(
+            max_bytes=get_setting(settings, "WEBCLEAN_MAX_HTML_BYTES"),
+            max_depth=get_setting(settings, "WEBCLEAN_MAX_DEPTH"),
+            max_nodes=get_setting(settings, "WEBCLEAN_MAX_NODES"),
+            max_text=get_setting(settings, "WEBCLEAN_MAX_TEXT_CHARS"),
+        ),
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from scrapy_webclean.ads.model import AdModelOptions
-from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS
+from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, Limits
 from scrapy_webclean.segmentation.blockmodel import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
 from scrapy_webclean.segmentation.classify import ClassifierOptions
 from scrapy_webclean.segmentation.quark import QuarkOptions
@@ -189,6 +189,28 @@ SETTINGS: tuple[Setting, ...] = (
         "image_urls",
         "Item field of image URLs that ImageUrlsFilterPipeline prunes before the media "
         "pipeline (the ImagesPipeline's IMAGES_URLS_FIELD).",
+    ),
+    Setting(
+        "WEBCLEAN_MAX_HTML_BYTES",
+        Limits().max_bytes,
+        "Largest page cleaned (bytes); a bigger one is skipped whole (items/failed/too_large).",
+    ),
+    Setting(
+        "WEBCLEAN_MAX_DEPTH",
+        Limits().max_depth,
+        "Deepest element nesting; a deeper page is skipped (items/failed/too_deep).",
+    ),
+    Setting(
+        "WEBCLEAN_MAX_NODES",
+        Limits().max_nodes,
+        "Most tags ('<' characters) in a page; more and it is not parsed "
+        "(items/failed/too_many_nodes).",
+    ),
+    Setting(
+        "WEBCLEAN_MAX_TEXT_CHARS",
+        Limits().max_text,
+        "Longest run of text between two tags; longer and the page is skipped "
+        "(items/failed/text_too_long).",
     ),
     Setting(
         "WEBCLEAN_STATE",

@@ -1,0 +1,248 @@
+"""Hostile and broken pages: each is cleaned or refused with a stated reason, quickly,
+without touching the network; nothing escapes as an exception from the pipeline.
+
+The pages are made here (nothing big is shipped): see each test.
+"""
+
+from __future__ import annotations
+
+import codecs
+import http.server
+import importlib
+import pkgutil
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from scrapy.utils.test import get_crawler
+
+import scrapy_webclean
+from scrapy_webclean import clean_html
+from scrapy_webclean.errors import CleanError
+from scrapy_webclean.integration.pipelines import CleanPipeline
+
+ZH = "江城新开四条夜班公交线路，方便市民晚归。市交通局表示，新线路将覆盖主要居住区和商业区。"
+EN = "The council voted on Tuesday to turn the old harbour exchange into a library annex."
+
+
+def page(body: str, head: str = "") -> str:
+    return f"<html><head>{head}<title>t</title></head><body>{body}</body></html>"
+
+
+def reason(html: bytes | str, content_type: str | None = None) -> str:
+    with pytest.raises(CleanError) as caught:
+        clean_html(html, "http://example.com/a", content_type=content_type)
+    return caught.value.reason
+
+
+def test_empty_and_binary_bodies_are_refused_with_their_reason() -> None:
+    assert reason(b"") == "empty"
+    assert reason("   \n ") == "empty"
+    binary = bytes(range(256)) * 200
+    assert reason(binary, "text/html") == "not_html"
+
+
+def test_pages_over_a_limit_are_skipped_whole_and_fast() -> None:
+    started = time.monotonic()
+    huge = page("<p>" + EN + "</p>" * 1).encode() + b" " * 20_000_000  # a 20 MB page
+    assert reason(huge) == "too_large"
+    deep = page("<div>" * 100_000 + EN + "</div>" * 100_000)
+    assert reason(deep) == "too_deep"
+    siblings = page("<i>x</i>" * 1_000_000)
+    assert reason(siblings) == "too_many_nodes"
+    run = page("<p>" + "a" * 1_200_000 + "</p>")
+    assert reason(run) == "text_too_long"
+    # Moderately deep (but under the limit) is cleaned.
+    nested = page("<div>" * 900 + f"<p>{EN}</p>" + "</div>" * 900)
+    assert EN in clean_html(nested).text
+    assert time.monotonic() - started < 60  # a bound, not a benchmark: seconds, not hours
+
+
+def test_gbk_labelled_utf8_and_the_reverse() -> None:
+    gbk = page(f"<article><p>{ZH}</p><p>{ZH}</p></article>").encode("gbk")
+    result = clean_html(gbk, content_type="text/html; charset=utf-8")
+    assert ZH in result.text and result.encoding == "gb18030"
+    utf8 = page(f"<article><p>{ZH}</p><p>{ZH}</p></article>", '<meta charset="gbk">').encode(
+        "utf-8"
+    )
+    result = clean_html(utf8, content_type="text/html; charset=gbk")
+    assert ZH in result.text and result.encoding == "utf-8"
+    missing = page(f"<article><p>{ZH}</p><p>{ZH}</p></article>").encode("gb18030")
+    assert ZH in clean_html(missing).text
+
+
+def test_a_bom_that_disagrees_with_the_meta_charset_wins() -> None:
+    body = page(f"<article><p>{ZH}</p><p>{ZH}</p></article>", '<meta charset="gbk">')
+    result = clean_html(codecs.BOM_UTF8 + body.encode("utf-8"))
+    assert ZH in result.text and result.encoding == "utf-8"
+    utf16 = codecs.BOM_UTF16_LE + body.encode("utf-16-le")
+    assert ZH in clean_html(utf16).text
+
+
+def test_frames_only_and_script_only_pages() -> None:
+    frames = (
+        "<html><head><title>f</title></head><frameset cols='50%,50%'>"
+        "<frame src='a.html'><frame src='b.html'></frameset></html>"
+    )
+    result = clean_html(frames)
+    assert result.text == "" and result.page_type == "other"
+    scripts = (
+        "<html><head><script>var secret = 'SCRIPTTEXT';</script></head><body>"
+        + ("<script>document.write('SCRIPTTEXT " + "x" * 100 + "');</script>" * 50)
+        + "<style>.a{color:red} STYLETEXT</style><noscript>Enable JavaScript.</noscript></body></html>"
+    )
+    result = clean_html(scripts)
+    assert "SCRIPTTEXT" not in result.text and "STYLETEXT" not in result.text
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def do_GET(self) -> None:
+        self.hits.append(self.path)
+        body = b'<!ENTITY leak "LEAKED-BY-DTD">'
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture()
+def recorder() -> Iterator[tuple[str, list[str]]]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    _Recorder.hits = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", _Recorder.hits
+    finally:
+        server.shutdown()
+
+
+def test_xhtml_entities_are_not_expanded_and_nothing_is_fetched(
+    recorder: tuple[str, list[str]],
+) -> None:
+    base, hits = recorder
+    laughs = "".join(f'<!ENTITY lol{n} "{"&lol%d;" % (n - 1) * 10}">' for n in range(1, 10))
+    xhtml = (
+        '<?xml version="1.0"?>\n'
+        f'<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "{base}/xhtml1.dtd" [\n'
+        f'<!ENTITY lol0 "lol">{laughs}<!ENTITY xxe SYSTEM "{base}/secret">\n'
+        f'<!ENTITY % remote SYSTEM "{base}/remote.dtd"> %remote;\n]>\n'
+        '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body>'
+        f"<article><p>{EN} &lol9; &xxe; &leak; &amp; &eacute;</p><p>{EN}</p></article>"
+        "</body></html>"
+    )
+    started = time.monotonic()
+    result = clean_html(xhtml.encode("utf-8"), "http://example.com/x")
+    assert time.monotonic() - started < 10
+    assert EN in result.text
+    assert "lollol" not in result.text and "LEAKED" not in result.text
+    assert len(result.text) < 10 * len(EN)
+    time.sleep(0.2)
+    assert hits == []
+
+
+def _our_patterns() -> list[tuple[str, re.Pattern[str] | re.Pattern[bytes]]]:
+    found = []
+    for info in pkgutil.walk_packages(scrapy_webclean.__path__, "scrapy_webclean."):
+        module = importlib.import_module(info.name)
+        spaces = [(info.name, vars(module))]
+        spaces += [
+            (f"{info.name}.{name}", vars(value))
+            for name, value in vars(module).items()
+            if isinstance(value, type) and value.__module__ == info.name
+        ]
+        for where, space in spaces:
+            for name, value in space.items():
+                if isinstance(value, re.Pattern):
+                    found.append((f"{where}.{name}", value))
+                elif isinstance(value, (tuple, list)) and value:
+                    found += [
+                        (f"{where}.{name}[{i}]", p)
+                        for i, p in enumerate(value)
+                        if isinstance(p, re.Pattern)
+                    ]
+    return found
+
+
+#: Inputs that make backtracking regular expressions explode: long runs of one class,
+#: alternations of two, almost-matches repeated.
+_NASTY = [
+    "a" * 30_000,
+    " " * 30_000,
+    "a " * 15_000,
+    "\t\n" * 15_000,
+    "1" * 30_000,
+    "1-" * 15_000,
+    "。" * 30_000,
+    "中" * 30_000,
+    "<" * 30_000,
+    "<a " * 10_000,
+    "http://" + "a." * 15_000,
+    "@" * 10_000 + "a" * 10_000,
+    "Photo: " * 5_000,
+    "2026-" * 6_000,
+    "&#" * 15_000,
+    "=" * 30_000,
+    "'\"" * 15_000,
+    "aaaa.bbbb " * 3_000 + "!",
+]
+
+
+def test_no_regular_expression_backtracks_catastrophically() -> None:
+    patterns = _our_patterns()
+    assert len(patterns) > 20
+    slow = []
+    for name, pattern in patterns:
+        for text in _NASTY:
+            subject: Any = text.encode("utf-8") if isinstance(pattern.pattern, bytes) else text
+            started = time.monotonic()
+            pattern.search(subject)
+            pattern.findall(subject[:5000])
+            spent = time.monotonic() - started
+            if spent > 2.0:  # linear work on 30k characters is milliseconds
+                slow.append((name, text[:12], round(spent, 1)))
+    assert not slow
+
+
+def test_nasty_text_in_a_page_is_cleaned_in_bounded_time() -> None:
+    for text in _NASTY:
+        html = page(f"<article><h1>{text[:200]}</h1><p>{text}</p><p>{EN}</p></article>")
+        started = time.monotonic()
+        try:
+            clean_html(html, "http://example.com/n")
+        except CleanError:
+            pass
+        assert time.monotonic() - started < 10, text[:20]
+
+
+def test_the_pipeline_counts_refused_pages_and_passes_them_on() -> None:
+    crawler = get_crawler(settings_dict={"WEBCLEAN_MAX_HTML_BYTES": 1000})
+    crawler.stats.open_spider()  # type: ignore[union-attr,call-arg]
+    pipeline = CleanPipeline.from_crawler(crawler)
+    items = [
+        {"url": "http://a/1", "html": b""},
+        {"url": "http://a/2", "html": bytes(range(256)) * 2, "content_type": "text/html"},
+        {"url": "http://a/3", "html": page("<p>" + EN * 20 + "</p>")},
+        {"url": "http://a/4", "html": 42},
+        {"url": "http://a/5", "html": page(f"<p>{EN}</p>")},
+    ]
+    out = [pipeline.process_item(item) for item in items]
+    assert [item.get("webclean_error") for item in out] == [
+        None,  # an empty body is an item without HTML, passed on as it is
+        "not_html",
+        "too_large",
+        "bad_html_type",
+        None,
+    ]
+    get = crawler.stats.get_value  # type: ignore[union-attr]
+    assert get("webclean/items/failed/not_html") == 1
+    assert get("webclean/items/failed/too_large") == 1
+    assert get("webclean/items/in") == 5
