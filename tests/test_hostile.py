@@ -130,7 +130,8 @@ def test_xhtml_entities_are_not_expanded_and_nothing_is_fetched(
     recorder: tuple[str, list[str]],
 ) -> None:
     base, hits = recorder
-    laughs = "".join('<!ENTITY lol{0} "{1}">'.format(n, f"&lol{n - 1};" * 10) for n in range(1, 10))
+    entities = [(n, f"&lol{n - 1};" * 10) for n in range(1, 10)]
+    laughs = "".join(f'<!ENTITY lol{n} "{value}">' for n, value in entities)
     xhtml = (
         '<?xml version="1.0"?>\n'
         f'<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "{base}/xhtml1.dtd" [\n'
