@@ -48,6 +48,7 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             "-s", f"DEMO_STATS_FILE={stats_file}",
             "-s", f"LOG_FILE={log_file}",
             "-s", f"IMAGES_STORE={out_dir / 'images'}",
+            "-s", f"WEBCLEAN_REJECTS_FEED={out_dir / 'rejects-%(spider)s.jsonl'}",
         ]  # fmt: skip
         completed = subprocess.run(
             command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600
@@ -65,6 +66,10 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         "stats": json.loads(stats_file.read_text("utf-8")),
         "log": log,
         "served": served,
+        "rejects": [
+            json.loads(line)
+            for line in (out_dir / "rejects-demo.jsonl").read_text("utf-8").splitlines()
+        ],
     }
 
 
@@ -172,3 +177,15 @@ def test_no_ad_image_is_fetched_and_every_content_image_is(crawl: dict[str, Any]
     )
     assert stats["webclean/images/dropped"] >= saved
     assert f"webclean: {saved} image downloads saved" in crawl["log"]
+
+
+def test_every_item_is_exported_or_dropped_for_a_stated_reason(crawl: dict[str, Any]) -> None:
+    stats, rejects = crawl["stats"], crawl["rejects"]
+    dropped = {k: v for k, v in stats.items() if k.startswith("webclean/items/dropped/")}
+    assert stats["webclean/items/in"] == stats["item_scraped_count"] + sum(dropped.values())
+    assert stats.get("item_dropped_count", 0) == sum(dropped.values()) == len(rejects)
+    exported = {item["url"] for item in crawl["items"]}
+    for reject in rejects:
+        assert reject["reason"] == "duplicate" and reject["url"] not in exported
+        assert reject["duplicate_of"] in exported, reject
+    assert "webclean items: " in crawl["log"] and "went elsewhere" not in crawl["log"]

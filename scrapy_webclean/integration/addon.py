@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy_webclean.integration.accounting import ItemAccounting
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.dedup import DedupPipeline
 from scrapy_webclean.integration.pipelines import CleanPipeline
@@ -27,6 +28,7 @@ class Addon:
     - ``AdImageFilter`` in ``DOWNLOADER_MIDDLEWARES`` at 560 and
       ``ImageUrlsFilterPipeline`` in ``ITEM_PIPELINES`` at 0 (before the media pipelines),
       on the same terms;
+    - ``ItemAccounting`` in ``EXTENSIONS`` (counts every drop, writes the rejects feed);
     - ``FEED_EXPORT_ENCODING = "utf-8"`` at add-on priority, so Chinese is written as is,
       not as ``\\uXXXX``; a value set in the project's settings wins.
     """
@@ -44,4 +46,5 @@ class Addon:
         settings.setdefault_in_component_priority_dict(
             "DOWNLOADER_MIDDLEWARES", AdImageFilter, AD_FILTER_ORDER
         )
+        settings.setdefault_in_component_priority_dict("EXTENSIONS", ItemAccounting, 0)
         settings.set("FEED_EXPORT_ENCODING", "utf-8", "addon")

@@ -2,7 +2,7 @@
 
 Runs after ``CleanPipeline`` (order 300 by the add-on), on the cleaned main text, so that
 one article under two site templates is still one article. The first copy seen is
-exported; a later copy is dropped with ``DropItem`` naming the earlier one
+exported; a later copy is dropped with ``DropItem`` (a ``WebcleanDrop``) naming the earlier one
 (``WEBCLEAN_DEDUP_POLICY = "drop"``, the default) or exported with a ``duplicate_of``
 field (``"mark"``). Hub and list pages are compared for exact copies only. Stats: ``webclean/dedup/unique``, ``webclean/dedup/exact``,
 ``webclean/dedup/near``, and ``webclean/dedup/skipped/<reason>`` for items with no text.
@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy import signals
-from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThreadPool
 
 from scrapy_webclean.dedup import DedupOptions, NearDuplicateIndex
 from scrapy_webclean.dedup.index import Match
+from scrapy_webclean.integration.accounting import WebcleanDrop
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.state import StateUnavailable
@@ -110,7 +111,13 @@ class DedupPipeline:
         self.stats.inc_value(f"{PREFIX}/{match.kind}")
         if self.policy == "drop":
             self.stats.inc_value(f"{PREFIX}/dropped")
-            raise DropItem(f"webclean: {key} is a {match.kind} duplicate of {match.key}")
+            self.stats.inc_value("webclean/items/dropped/duplicate")
+            raise WebcleanDrop(
+                f"webclean: {key} is a {match.kind} duplicate of {match.key}",
+                "duplicate",
+                key,
+                match.key,
+            )
         if self.mark_field in adapter.field_names() or isinstance(item, MutableMapping):
             adapter[self.mark_field] = match.key
         return item

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy import signals
-from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.exceptions import NotConfigured
 
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.extraction.template import TemplateModel
 from scrapy_webclean.html.loader import Limits
+from scrapy_webclean.integration.accounting import WebcleanDrop
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
@@ -158,7 +159,11 @@ class CleanPipeline:
         self._inc(f"items/failed/{reason}")
         if self.on_error == "drop":
             self._inc(f"items/dropped/{reason}")
-            raise DropItem(f"webclean: cannot clean {url}: {message} ({reason})")
+            raise WebcleanDrop(
+                f"webclean: cannot clean {url}: {message} ({reason})",
+                reason,
+                url if isinstance(url, str) else None,
+            )
         logger.warning("webclean: cannot clean %s: %s (%s); passing it on", url, message, reason)
         if self.error_field in adapter.field_names() or isinstance(item, MutableMapping):
             adapter[self.error_field] = reason

@@ -191,6 +191,12 @@ SETTINGS: tuple[Setting, ...] = (
         "pipeline (the ImagesPipeline's IMAGES_URLS_FIELD).",
     ),
     Setting(
+        "WEBCLEAN_REJECTS_FEED",
+        None,
+        "File (JSON lines) for every dropped item: url, reason, duplicate_of, message; "
+        "%(spider)s and %(time)s are filled in.",
+    ),
+    Setting(
         "WEBCLEAN_MAX_HTML_BYTES",
         Limits().max_bytes,
         "Largest page cleaned (bytes); a bigger one is skipped whole (items/failed/too_large).",
