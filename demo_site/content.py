@@ -39,7 +39,7 @@ CATEGORIES: tuple[str, ...] = (
 #: Default location of the article files.
 CONTENT_DIR: Path = Path(__file__).resolve().parent / "content"
 
-_ID_RE = re.compile(r"^(en|zh)-(\d{2})$")
+_ID_RE = re.compile(r"^(en|zh)-(\d{2,4})$")
 _REQUIRED = ("title", "date", "author", "category")
 _KNOWN = frozenset(_REQUIRED) | {"image"}
 

@@ -91,3 +91,48 @@ class StayWhileShared:
     def idle(self) -> None:
         if time.monotonic() - self.last < self.seconds:
             raise DontCloseSpider(f"idle for less than {self.seconds} s; the queue is shared")
+
+
+class LoopLag:
+    """Measure how long the event loop is blocked: a timer due every ``interval`` seconds
+    notes how late it fires. Enabled by ``DEMO_LOOP_LAG = True``; the stats get
+    ``demo/loop_lag_max_ms`` (the longest stall) and ``demo/loop_stalls_over_250ms``."""
+
+    interval = 0.01
+
+    def __init__(self, stats: StatsCollector) -> None:
+        from twisted.internet import task
+
+        self.stats = stats
+        self.max_lag = 0.0
+        self.stalls = 0
+        self._due = 0.0
+        self._timer = task.LoopingCall(self._tick)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> LoopLag:
+        if not crawler.settings.getbool("DEMO_LOOP_LAG"):
+            raise NotConfigured("DEMO_LOOP_LAG is not set")
+        assert crawler.stats is not None
+        extension = cls(crawler.stats)
+        crawler.signals.connect(extension.engine_started, signal=signals.engine_started)
+        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        return extension
+
+    def engine_started(self) -> None:
+        self._due = time.monotonic() + self.interval
+        self._timer.start(self.interval, now=False)
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        lag = now - self._due
+        self.max_lag = max(self.max_lag, lag)
+        if lag > 0.25:
+            self.stalls += 1
+        self._due = now + self.interval
+
+    def spider_closed(self) -> None:
+        if self._timer.running:
+            self._timer.stop()
+        self.stats.set_value("demo/loop_lag_max_ms", round(self.max_lag * 1000, 1))
+        self.stats.set_value("demo/loop_stalls_over_250ms", self.stalls)

@@ -31,6 +31,8 @@ LOG_LEVEL = "INFO"
 EXTENSIONS = {
     "example_project.extensions.StatsDump": 500,
     "example_project.extensions.StayWhileShared": 510,
+    "example_project.extensions.LoopLag": 490,
 }
+# DEMO_LOOP_LAG = True  # measure event-loop stalls (benchmarks/crawl.py sets it)
 # DEMO_IDLE_SECONDS = 3  # with a shared (scrapy-redis) queue: stay open while others work
 # DEMO_STATS_FILE = "stats.json"  # set with -s to dump the final stats as JSON
