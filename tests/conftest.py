@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import socket
@@ -9,6 +10,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,18 @@ NO_REDIS = (
     "no Redis: redis-server is not installed (.ci/run installs it with apt-get install "
     "redis-server) and WEBCLEAN_TEST_REDIS_URL is not set"
 )
+
+
+def drive(result: Any) -> Any:
+    """The value of a ``process_item`` that may be a coroutine: with the in-memory state
+    and no event loop, it never waits, so it is driven by hand."""
+    if not inspect.iscoroutine(result):
+        return result
+    try:
+        result.send(None)
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("process_item waited without an event loop")
 
 
 def free_port() -> int:

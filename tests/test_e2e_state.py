@@ -103,6 +103,7 @@ def test_a_paused_and_resumed_crawl_ends_as_an_uninterrupted_one(
     part1 = finish(first, tmp_path, "part1")
     assert part1["stats"]["finish_reason"] == "shutdown"
     assert (tmp_path / "job" / "webclean-state.sqlite3").exists()
+    assert (tmp_path / "job" / "webclean-state-templates.sqlite3").exists()
     part2 = finish(start(command(site, tmp_path, "part2", *state)), tmp_path, "part2")
     assert part1["items"] and part2["items"]
     items = part1["items"] + part2["items"]

@@ -24,6 +24,7 @@ import scrapy_webclean
 from scrapy_webclean import clean_html
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.integration.pipelines import CleanPipeline
+from tests.conftest import drive
 
 ZH = "江城新开四条夜班公交线路，方便市民晚归。市交通局表示，新线路将覆盖主要居住区和商业区。"
 EN = "The council voted on Tuesday to turn the old harbour exchange into a library annex."
@@ -234,7 +235,7 @@ def test_the_pipeline_counts_refused_pages_and_passes_them_on() -> None:
         {"url": "http://a/4", "html": 42},
         {"url": "http://a/5", "html": page(f"<p>{EN}</p>")},
     ]
-    out = [pipeline.process_item(item) for item in items]
+    out = [drive(pipeline.process_item(item)) for item in items]
     assert [item.get("webclean_error") for item in out] == [
         None,  # an empty body is an item without HTML, passed on as it is
         "not_html",

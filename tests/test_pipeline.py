@@ -13,6 +13,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.test import get_crawler
 
 from scrapy_webclean import CleanPipeline
+from tests.conftest import drive
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EN_HTML = (FIXTURES / "news_en.html").read_bytes()
@@ -45,7 +46,7 @@ class PageRecord:
 
 def test_dict_item_is_cleaned_and_html_dropped() -> None:
     pipeline, stats = make_pipeline()
-    item = pipeline.process_item({"url": URL, "html": EN_HTML, "content_type": "text/html"})
+    item = drive(pipeline.process_item({"url": URL, "html": EN_HTML, "content_type": "text/html"}))
     assert set(item) == {
         "url",
         "title",
@@ -69,12 +70,14 @@ def test_dict_item_is_cleaned_and_html_dropped() -> None:
 
 def test_gbk_bytes_decoded_with_the_content_type_field() -> None:
     pipeline, stats = make_pipeline()
-    item = pipeline.process_item(
-        {
-            "url": "http://127.0.0.4/news/9.htm",
-            "html": ZH_HTML,
-            "content_type": b"text/html; charset=gbk",
-        }
+    item = drive(
+        pipeline.process_item(
+            {
+                "url": "http://127.0.0.4/news/9.htm",
+                "html": ZH_HTML,
+                "content_type": b"text/html; charset=gbk",
+            }
+        )
     )
     assert item["text"].startswith("记者从市林业部门获悉")
     assert item["encoding"] == "gb18030"
@@ -84,8 +87,8 @@ def test_gbk_bytes_decoded_with_the_content_type_field() -> None:
 def test_scrapy_item_gets_only_declared_fields(caplog: pytest.LogCaptureFixture) -> None:
     pipeline, _ = make_pipeline()
     with caplog.at_level(logging.WARNING):
-        item = pipeline.process_item(PageItem(url=URL, html=EN_HTML))
-        pipeline.process_item(PageItem(url=URL, html=EN_HTML))
+        item = drive(pipeline.process_item(PageItem(url=URL, html=EN_HTML)))
+        drive(pipeline.process_item(PageItem(url=URL, html=EN_HTML)))
     assert isinstance(item, PageItem)
     assert "html" not in item
     assert item["text"].startswith("The city council voted") and item["lang"] == "en"
@@ -95,7 +98,7 @@ def test_scrapy_item_gets_only_declared_fields(caplog: pytest.LogCaptureFixture)
 
 def test_dataclass_item() -> None:
     pipeline, _ = make_pipeline()
-    item = pipeline.process_item(PageRecord(url=URL, html=EN_HTML.decode("utf-8")))
+    item = drive(pipeline.process_item(PageRecord(url=URL, html=EN_HTML.decode("utf-8"))))
     assert item.html is None
     assert item.title.startswith("Council votes") and item.lang == "en"
     assert item.links is not None and item.links["related"]
@@ -107,7 +110,7 @@ def test_keep_html_and_blocks_and_renamed_fields() -> None:
         WEBCLEAN_INCLUDE_BLOCKS=True,
         WEBCLEAN_OUTPUT_FIELDS={"text": "main_text", "links": None},
     )
-    item = pipeline.process_item({"url": URL, "html": EN_HTML})
+    item = drive(pipeline.process_item({"url": URL, "html": EN_HTML}))
     assert item["html"] == EN_HTML
     assert "main_text" in item and "text" not in item and "links" not in item
     labels = {block["label"] for block in item["blocks"]}
@@ -117,7 +120,7 @@ def test_keep_html_and_blocks_and_renamed_fields() -> None:
 def test_item_without_html_passes_untouched() -> None:
     pipeline, stats = make_pipeline()
     item = {"url": URL, "price": 3}
-    assert pipeline.process_item(item) == {"url": URL, "price": 3}
+    assert drive(pipeline.process_item(item)) == {"url": URL, "price": 3}
     assert stats.get_value("webclean/items/no_html") == 1
 
 
@@ -127,7 +130,7 @@ def test_item_without_html_passes_untouched() -> None:
 )
 def test_bad_pages_are_passed_on_with_a_reason(html: Any, reason: str) -> None:
     pipeline, stats = make_pipeline()
-    item = pipeline.process_item({"url": URL, "html": html})
+    item = drive(pipeline.process_item({"url": URL, "html": html}))
     expected = "empty" if reason == "no_html_content" else reason
     assert item["webclean_error"] == expected
     assert stats.get_value(f"webclean/items/failed/{expected}") == 1
@@ -136,7 +139,7 @@ def test_bad_pages_are_passed_on_with_a_reason(html: Any, reason: str) -> None:
 def test_bad_pages_dropped_when_configured() -> None:
     pipeline, stats = make_pipeline(WEBCLEAN_ON_ERROR="drop")
     with pytest.raises(DropItem, match="not_html"):
-        pipeline.process_item({"url": URL, "html": bytes(range(256)) * 4})
+        drive(pipeline.process_item({"url": URL, "html": bytes(range(256)) * 4}))
     assert stats.get_value("webclean/items/dropped/not_html") == 1
 
 
@@ -152,8 +155,8 @@ def test_invalid_on_error_setting() -> None:
 
 def test_summary_is_logged_when_the_spider_closes(caplog: pytest.LogCaptureFixture) -> None:
     pipeline, stats = make_pipeline()
-    pipeline.process_item({"url": URL, "html": EN_HTML})
-    pipeline.process_item({"url": URL, "html": b""})
+    drive(pipeline.process_item({"url": URL, "html": EN_HTML}))
+    drive(pipeline.process_item({"url": URL, "html": b""}))
     with caplog.at_level(logging.INFO):
         pipeline._log_summary()
     message = " ".join(r.getMessage() for r in caplog.records)

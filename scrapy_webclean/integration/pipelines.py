@@ -9,7 +9,9 @@ the crawl.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import time
 from collections import Counter
 from collections.abc import MutableMapping
@@ -20,12 +22,12 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
-from scrapy_webclean.errors import CleanError
 from scrapy_webclean.extraction.template import TemplateModel
 from scrapy_webclean.html.loader import Limits
 from scrapy_webclean.integration.accounting import WebcleanDrop
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
+from scrapy_webclean.integration.workers import WorkerPool, clean_page
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
 from scrapy_webclean.segmentation.quark import QuarkOptions
 
@@ -37,6 +39,14 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "webclean"
+
+
+def worker_count(setting: Any) -> int:
+    """``WEBCLEAN_WORKERS``: -1 is one less than the machine's cores, at most 4."""
+    count = int(setting)
+    if count < 0:
+        count = min(4, (os.cpu_count() or 1) - 1)
+    return max(count, 0)
 
 
 def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
@@ -87,7 +97,13 @@ class CleanPipeline:
         if self.on_error not in ("pass", "drop"):
             raise ValueError(f"WEBCLEAN_ON_ERROR must be 'pass' or 'drop', not {self.on_error!r}")
         self.error_field: str = get_setting(settings, "WEBCLEAN_ERROR_FIELD")
-        templates = TemplateModel(store=CrawlState.of(crawler).template_store())
+        self.workers = worker_count(get_setting(settings, "WEBCLEAN_WORKERS"))
+        self.queue = max(1, int(get_setting(settings, "WEBCLEAN_WORKER_QUEUE")))
+        self._workers: WorkerPool | None = None
+        state = CrawlState.of(crawler)
+        # (With workers, the template state lives in them; this one serves the pages
+        # cleaned here when there is no event loop to await a worker.)
+        templates = TemplateModel(store=state.template_store())
         self.cleaner = Cleaner(clean_options_from_settings(settings), template_model=templates)
         self._warned_types: set[type] = set()
         self._seconds = 0.0
@@ -102,51 +118,77 @@ class CleanPipeline:
         self._counts[key] += count
         self.stats.inc_value(f"{STATS_PREFIX}/{key}", count)
 
-    def process_item(self, item: Any) -> Any:
-        """Clean one item in place and return it (or raise ``DropItem`` on failure)."""
+    async def process_item(self, item: Any) -> Any:
+        """Clean one item in place and return it (or raise ``DropItem`` on failure).
+
+        With worker processes (``WEBCLEAN_WORKERS``) the page is cleaned in its site's
+        worker while the reactor goes on; without them, or outside an asyncio event loop,
+        here.
+        """
         adapter = ItemAdapter(item)
         self._inc("items/in")
         html = adapter.get(self.html_field)
         if html is None or (isinstance(html, (str, bytes)) and not html):
             self._inc("items/no_html")
             return item
-        url = adapter.get(self.url_field)
+        raw_url = adapter.get(self.url_field)
+        url = raw_url if isinstance(raw_url, str) else None
         content_type = adapter.get(self.content_type_field)
+        if not isinstance(html, (str, bytes)):
+            message = f"field {self.html_field!r} holds {type(html).__name__}, not str or bytes"
+            return self._failed(item, adapter, raw_url, "bad_html_type", message)
         started = time.perf_counter()
-        try:
-            if not isinstance(html, (str, bytes)):
-                raise CleanError(
-                    f"field {self.html_field!r} holds {type(html).__name__}, not str or bytes",
-                    reason="bad_html_type",
-                )
-            result = self.cleaner.clean(
-                html, url if isinstance(url, str) else None, content_type=content_type
-            )
-            data = result.to_dict(include_blocks=self.include_blocks)  # builds the blocks
-            self._tell_ad_filter(url, data)
-        except CleanError as exc:
-            return self._failed(item, adapter, url, exc.reason, str(exc))
-        except Exception as exc:  # never let one page stop the crawl
-            logger.exception("webclean: unexpected error cleaning %s", url)
-            return self._failed(item, adapter, url, "internal_error", repr(exc))
-        finally:
-            self._seconds += time.perf_counter() - started
-            self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))
-
+        pool = self._pool()
+        if pool is None:
+            cleaned = clean_page(self.cleaner, html, url, content_type, self.include_blocks)
+        else:
+            cleaned = await pool.clean(html, url, content_type, self.include_blocks)
+        self._seconds += time.perf_counter() - started
+        self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))
+        data = cleaned.data
+        if data is None:
+            return self._failed(item, adapter, raw_url, cleaned.reason, cleaned.message)
+        self._tell_ad_filter(raw_url, data)
         self._set_fields(item, adapter, data)
         if not self.keep_html:
             self._remove(item, adapter, self.html_field)
             self._remove(item, adapter, self.content_type_field)
         self._inc("items/cleaned")
-        self._inc(f"pages/lang/{result.lang}")
-        self._inc(f"pages/encoding/{result.encoding}")
-        self._inc(f"pages/type/{result.page_type}")
-        if not result.text:
+        self._inc(f"pages/lang/{cleaned.lang}")
+        self._inc(f"pages/encoding/{cleaned.encoding}")
+        self._inc(f"pages/type/{cleaned.page_type}")
+        if not data["text"]:
             self._inc("pages/no_main_text")
-        for block in result.blocks:
-            self._inc(f"blocks/{block.label.value}")
-        self._inc("chars/text", len(result.text))
+        for label, count in cleaned.blocks.items():
+            self._inc(f"blocks/{label}", count)
+        self._inc("chars/text", len(data["text"]))
         return item
+
+    def _pool(self) -> WorkerPool | None:
+        """The worker processes (started on first use), or None to clean here."""
+        if self.workers <= 0:
+            return None
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # not under an asyncio event loop: clean here
+            return None
+        if self._workers is None:
+            spec = CrawlState.of(self.crawler).worker_spec()
+            self._workers = WorkerPool(self.workers, self.cleaner.options, spec, self.queue)
+            logger.info(
+                "webclean: cleaning in %d worker process%s (template state: %s)",
+                self.workers,
+                "" if self.workers == 1 else "es",
+                spec.kind,
+            )
+        return self._workers
+
+    def close_spider(self, spider: Any = None) -> None:
+        if self._workers is not None:
+            if self._workers.restarts:
+                self.stats.set_value(f"{STATS_PREFIX}/workers/restarts", self._workers.restarts)
+            self._workers.close()
+            self._workers = None
 
     def _tell_ad_filter(self, url: Any, data: dict[str, Any]) -> None:
         """Let the crawl's ad-image filter know which images sit in the main content."""

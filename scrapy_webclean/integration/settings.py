@@ -191,6 +191,17 @@ SETTINGS: tuple[Setting, ...] = (
         "pipeline (the ImagesPipeline's IMAGES_URLS_FIELD).",
     ),
     Setting(
+        "WEBCLEAN_WORKERS",
+        -1,
+        "Worker processes that clean pages off the event loop, one site to one worker; "
+        "0 cleans in the crawl's process; -1: one less than the CPU cores, at most 4.",
+    ),
+    Setting(
+        "WEBCLEAN_WORKER_QUEUE",
+        8,
+        "Pages waiting per worker before process_item waits too (back-pressure).",
+    ),
+    Setting(
         "WEBCLEAN_REJECTS_FEED",
         None,
         "File (JSON lines) for every dropped item: url, reason, duplicate_of, message; "

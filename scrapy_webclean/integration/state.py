@@ -29,6 +29,7 @@ from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
 from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore
 from scrapy_webclean.extraction.template import MemoryTemplateStore, TemplateStore
 from scrapy_webclean.integration.settings import get_setting
+from scrapy_webclean.integration.workers import StateSpec
 from scrapy_webclean.state import (
     BackendAdStatsStore,
     BackendDedupStore,
@@ -76,6 +77,8 @@ class CrawlState:
         self._reactor_side: Lenient | None = None
         self._worker_side: Retrying | None = None
         self._committer: Any = None
+        self._templates: SqliteBackend | None = None
+        self._redis: tuple[str, str, dict[str, Any]] | None = None
         if self.kind == "jobdir":
             jobdir = settings.get("JOBDIR")
             if not jobdir:
@@ -84,11 +87,15 @@ class CrawlState:
                 )
             path = Path(jobdir) / str(get_setting(settings, "WEBCLEAN_STATE_FILE"))
             self.backend = SqliteBackend(path)
-            self.description = f"SQLite file {path}"
+            # The templates in a file of their own: cleaning worker processes write them
+            # (one short transaction a page) while this process holds its own file's.
+            templates = path.with_name(f"{path.stem}-templates{path.suffix}")
+            self._templates = SqliteBackend(templates)
+            self.description = f"SQLite files {path} and {templates.name}"
             from twisted.internet import task
 
             # Commit at least every second, even when the crawl writes nothing more.
-            self._committer = task.LoopingCall(self.backend.flush)
+            self._committer = task.LoopingCall(self._flush)
             crawler.signals.connect(self._start_committing, signal=signals.engine_started)
         elif self.kind == "redis":
             try:
@@ -104,6 +111,7 @@ class CrawlState:
             prefix = str(get_setting(settings, "WEBCLEAN_REDIS_PREFIX")) % {"spider": spider}
             url = redis_url(settings)
             params = dict(settings.getdict("REDIS_PARAMS"))
+            self._redis = (url, prefix, params)
             # The reactor side never waits long on a server that stopped answering.
             quick = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, **params}
             stats = crawler.stats
@@ -126,6 +134,11 @@ class CrawlState:
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.close, signal=signals.engine_stopped)
 
+    def _flush(self) -> None:
+        for backend in (self.backend, self._templates):
+            if backend is not None:
+                backend.flush()
+
     def _start_committing(self) -> None:
         if self._committer is not None and not self._committer.running:
             self._committer.start(1.0, now=False)
@@ -134,7 +147,7 @@ class CrawlState:
         """Flush what was learned and put the state's counts in the crawl's stats."""
         if self.backend is not None:
             try:
-                self.backend.flush()
+                self._flush()
             except Exception as exc:
                 logger.warning("webclean state: flushing %s failed: %s", self.kind, exc)
 
@@ -152,6 +165,15 @@ class CrawlState:
         """True when store calls may wait on the network (Redis)."""
         return self._worker_side is not None
 
+    def worker_spec(self) -> StateSpec:
+        """How a cleaning worker process reaches the template state."""
+        if self.kind == "jobdir" and self._templates is not None:
+            return StateSpec("jobdir", path=str(self._templates.path))
+        if self.kind == "redis" and self._redis is not None:
+            url, prefix, params = self._redis
+            return StateSpec("redis", url=url, prefix=prefix, params=params)
+        return StateSpec()
+
     def ad_stats_store(self) -> AdStatsStore:
         if self.backend is None:
             return MemoryAdStatsStore()
@@ -160,7 +182,7 @@ class CrawlState:
     def template_store(self) -> TemplateStore:
         if self.backend is None:
             return MemoryTemplateStore()
-        return BackendTemplateStore(self.backend)
+        return BackendTemplateStore(self._templates or self.backend)
 
     def dedup_store(self, lsh_bands: int = 16) -> DedupStore:
         """The dedup index's store: with Redis, to be called from :meth:`worker` only."""
@@ -188,7 +210,7 @@ class CrawlState:
         if self._pool is not None:
             self._pool.stop()
             self._pool = None
-        for backend in (self._worker_side, self.backend):
+        for backend in (self._worker_side, self.backend, self._templates):
             if backend is not None:
                 try:
                     backend.close()
@@ -197,4 +219,4 @@ class CrawlState:
         lost = self.lost_writes()
         if lost:
             logger.warning("webclean state: %d learning writes lost while Redis was away", lost)
-        self.backend = self._worker_side = None
+        self.backend = self._worker_side = self._templates = None

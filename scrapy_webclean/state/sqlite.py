@@ -16,7 +16,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,16 @@ class SqliteBackend:
             self._open_since = now
         return self._db
 
+    @contextmanager
+    def _txn(self) -> Iterator[sqlite3.Connection]:
+        """The connection for one write operation; with ``commit_seconds <= 0`` the
+        operation is committed at once (for a file several processes write)."""
+        db = self._write()
+        yield db
+        if self.commit_seconds <= 0:
+            db.execute("COMMIT")
+            self._open_since = None
+
     def flush(self) -> None:
         with self._lock:
             if self._open_since is not None:
@@ -105,8 +116,8 @@ class SqliteBackend:
         rows = [(table, key, delta) for key, delta in deltas]
         if not rows:
             return
-        with self._lock:
-            self._write().executemany(
+        with self._lock, self._txn() as db:
+            db.executemany(
                 "INSERT INTO counters VALUES (?, ?, ?) "
                 "ON CONFLICT (tab, key) DO UPDATE SET value = value + excluded.value",
                 rows,
@@ -118,14 +129,12 @@ class SqliteBackend:
             return int(row.fetchone()[0])
 
     def keep_top(self, table: str, keep: int) -> None:
-        with self._lock:
-            self._write().execute(
+        with self._lock, self._txn() as db:
+            db.execute(
                 "DELETE FROM counters WHERE tab = ? AND key NOT IN "
                 "(SELECT key FROM counters WHERE tab = ? ORDER BY value DESC LIMIT ?)",
                 (table, table, keep),
             )
-
-    # -- values ----------------------------------------------------------------------
 
     def get_values(self, table: str, keys: Sequence[Key]) -> list[bytes | None]:
         found: dict[Key, bytes] = {}
@@ -141,8 +150,7 @@ class SqliteBackend:
         return [found.get(key) for key in keys]
 
     def claim(self, table: str, key: Key, value: bytes) -> bytes | None:
-        with self._lock:
-            db = self._write()
+        with self._lock, self._txn() as db:
             row = db.execute("SELECT value FROM kv WHERE tab = ? AND key = ?", (table, key))
             held = row.fetchone()
             if held is not None:
@@ -150,14 +158,12 @@ class SqliteBackend:
             db.execute("INSERT INTO kv VALUES (?, ?, ?)", (table, key, value))
             return None
 
-    # -- lists -----------------------------------------------------------------------
-
     def append(self, table: str, items: Iterable[tuple[int, int]], cap: int) -> None:
         rows = [(table, key, value, table, key, cap) for key, value in items]
         if not rows:
             return
-        with self._lock:
-            self._write().executemany(
+        with self._lock, self._txn() as db:
+            db.executemany(
                 "INSERT INTO lists SELECT ?, ?, ? WHERE "
                 "(SELECT COUNT(*) FROM lists WHERE tab = ? AND key = ?) < ?",
                 rows,
@@ -180,8 +186,7 @@ class SqliteBackend:
     # -- records ---------------------------------------------------------------------
 
     def add_record(self, table: str, value: bytes) -> int:
-        with self._lock:
-            db = self._write()
+        with self._lock, self._txn() as db:
             row = db.execute(
                 "INSERT INTO sequences VALUES (?, 1) "
                 "ON CONFLICT (tab) DO UPDATE SET n = n + 1 RETURNING n",
@@ -205,8 +210,8 @@ class SqliteBackend:
         return [found.get(number) for number in numbers]
 
     def set_record(self, table: str, number: int, value: bytes) -> None:
-        with self._lock:
-            self._write().execute(
+        with self._lock, self._txn() as db:
+            db.execute(
                 "UPDATE records SET value = ? WHERE tab = ? AND num = ?", (value, table, number)
             )
 
