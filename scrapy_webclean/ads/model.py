@@ -129,6 +129,9 @@ class AdImageModel:
         self.filter_list = filter_list
         self._recent: OrderedDict[str, dict[str, _Observed]] = OrderedDict()
         self._by_src: OrderedDict[str, _Observed] = OrderedDict()
+        self._described: dict[
+            tuple[object, ...], tuple[str, list[str], float, tuple[str, ...]]
+        ] = {}
         self._stop = all_stopwords()
 
     # -- observing -----------------------------------------------------------------------
@@ -157,12 +160,9 @@ class AdImageModel:
         observed: dict[str, _Observed] = {}
         ad_hosts: dict[str, float] = {}
         for link in links:
-            key = normalize_image_url(link.src)
-            words = self._words(link)
+            key, words, evidence, reasons = self._describe(link, site)
             if link.src not in observed:
-                reasons: list[str] = []
-                evidence = self._ad_evidence(link, site, reasons)
-                observed[link.src] = _Observed(link, key, words, evidence, tuple(reasons))
+                observed[link.src] = _Observed(link, key, words, evidence, reasons)
                 if evidence >= self.options.ad_threshold:
                     ad_hosts[host_of(link.src)] = 1.0
             self.entropy.add_link(site, key, words)
@@ -171,6 +171,23 @@ class AdImageModel:
             self.store.add(site, _AD_HOSTS, ad_hosts.items())
         self.redundancy.add_page(site, (entry.key for entry in observed.values()))
         self._remember(page_url, observed)
+
+    def _describe(
+        self, link: ImageLink, site: str
+    ) -> tuple[str, list[str], float, tuple[str, ...]]:
+        """A link's key, words and ad evidence: the same on every page of a site that
+        shows the same image the same way (template images), so remembered (bounded)."""
+        memo = (site, link.src, link.link, link.anchor, link.alt, link.title, link.width,
+                link.height, link.context, link.hidden)  # fmt: skip
+        known = self._described.get(memo)
+        if known is None:
+            reasons: list[str] = []
+            evidence = self._ad_evidence(link, site, reasons)
+            known = (normalize_image_url(link.src), self._words(link), evidence, tuple(reasons))
+            if len(self._described) >= _DESCRIBED_CAP:
+                self._described.clear()
+            self._described[memo] = known
+        return known
 
     def _words(self, link: ImageLink) -> list[str]:
         text = " ".join((link.anchor, link.alt, link.title))
@@ -294,6 +311,10 @@ class AdImageModel:
             reasons.append("third_party")
             score += opts.third_party_weight
         return score
+
+
+#: Link descriptions remembered (cleared when full).
+_DESCRIBED_CAP = 20_000
 
 
 @dataclass(slots=True)

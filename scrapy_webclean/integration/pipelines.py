@@ -183,6 +183,12 @@ class CleanPipeline:
             )
         return self._workers
 
+    def open_spider(self, spider: Any = None) -> None:
+        """Start the worker processes now, so the first pages do not wait for them."""
+        pool = self._pool()
+        if pool is not None:
+            pool.warm_up()
+
     def close_spider(self, spider: Any = None) -> None:
         if self._workers is not None:
             if self._workers.restarts:

@@ -121,6 +121,19 @@ def _work(html: bytes | str, url: str | None, content_type: Any, include_blocks:
     return clean_page(_CLEANER, html, url, content_type, include_blocks)
 
 
+_WARM_UP_PAGE = (
+    "<html><head><title>t</title></head><body><article><h1>Warm</h1>"
+    "<p>Warming up the cleaner with one short English paragraph of plain text.</p>"
+    "<p>用一段简短的中文预热清洗器，加载分词词典和各类模型。</p></article></body></html>"
+)
+
+
+def _warm_up() -> None:
+    """Clean one small page (English and Chinese) with a throwaway cleaner, so imports and
+    dictionaries are loaded before the crawl's first page (the site state stays empty)."""
+    Cleaner(CleanOptions()).clean(_WARM_UP_PAGE, None)
+
+
 class WorkerPool:
     """N single-process pools; a site always goes to the same one."""
 
@@ -166,6 +179,11 @@ class WorkerPool:
                 self._pools[index] = self._new_pool()
                 self.restarts += 1
                 return Cleaned(reason="worker_crashed", message=str(exc))
+
+    def warm_up(self) -> None:
+        """Start every worker (imports, dictionaries) before the first page arrives."""
+        for pool in self._pools:
+            pool.submit(_warm_up)
 
     def close(self) -> None:
         for pool in self._pools:
