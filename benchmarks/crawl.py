@@ -120,9 +120,9 @@ def crawl(server: DemoServer, work: Path, name: str, settings: list[str]) -> dic
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
         "| run | cleaning | pages | responses | items exported | elapsed | pages/s | "
-        "peak memory | longest loop stall | stalls > 250 ms | time in cleaner |"
+        "peak memory | longest loop stall | stalls > 250 ms | crawl CPU | server CPU |"
     )
-    lines = [head, "|" + "---|" * 11]
+    lines = [head, "|" + "---|" * 12]
     for row in rows:
         lines.append(
             f"| {row['run']} | {row['cleaning']} | {row['pages']:,} | {row['responses']:,} | "
