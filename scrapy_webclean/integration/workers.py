@@ -25,6 +25,7 @@ import asyncio
 import atexit
 import logging
 import multiprocessing
+import time
 import zlib
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -81,6 +82,8 @@ class Cleaned:
     blocks: Counter[str] = field(default_factory=Counter)
     reason: str = ""
     message: str = ""
+    #: Time the cleaning took where it ran (seconds).
+    seconds: float = 0.0
 
 
 def clean_page(
@@ -91,6 +94,7 @@ def clean_page(
     include_blocks: bool,
 ) -> Cleaned:
     """Clean one page with ``cleaner`` (in the crawl's process or in a worker)."""
+    started = time.perf_counter()
     try:
         result = cleaner.clean(html, url, content_type=content_type)
         data = result.to_dict(include_blocks=include_blocks)  # builds the blocks
@@ -105,6 +109,7 @@ def clean_page(
         result.encoding,
         result.page_type,
         Counter(block.label.value for block in result.blocks),
+        seconds=time.perf_counter() - started,
     )
 
 
