@@ -322,6 +322,7 @@ class _Batch:
         self.keys: dict[int, str] = {}
         self._postings: dict[int, list[int]] = {}
         self._bands: dict[int, list[int]] = {}
+        self._unbanded: list[tuple[int, Fingerprint]] = []
         self._band_count = options.lsh_bands
 
     def add(self, item: int, key: str, fp: Fingerprint, first: str, counts: dict[int, int]) -> None:
@@ -344,8 +345,7 @@ class _Batch:
             self._postings.setdefault(digest, []).append(at)
             counts[digest] = counts.get(digest, 0) + 1
         if len(fp.sentences) < opts.lsh_below_sentences:
-            for band in band_keys(fp.signature, self._band_count):
-                self._bands.setdefault(band, []).append(at)
+            self._unbanded.append((at, fp))  # banded when a later text of the batch looks
 
     def candidates(self, fp: Fingerprint) -> list[StoredDoc]:
         """This batch's texts that share an indexed sentence or an LSH band with ``fp``."""
@@ -356,6 +356,11 @@ class _Batch:
         looked = fp.longest[: opts.index_sentences * 2] + fp.sentences[: opts.sample_sentences * 2]
         for digest in looked:
             found.update(self._postings.get(digest, ()))
-        for band in band_keys(fp.signature, self._band_count):
-            found.update(self._bands.get(band, ()))
+        for at, banded in self._unbanded:
+            for band in band_keys(banded.signature, self._band_count):
+                self._bands.setdefault(band, []).append(at)
+        self._unbanded.clear()
+        if self._bands:
+            for band in band_keys(fp.signature, self._band_count):
+                found.update(self._bands.get(band, ()))
         return [self.docs[at][1] for at in sorted(found)]
