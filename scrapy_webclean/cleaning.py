@@ -23,6 +23,7 @@ from scrapy_webclean.html.loader import (
     Limits,
     load_html,
 )
+from scrapy_webclean.markdown import to_markdown
 from scrapy_webclean.result import Block, CleanResult, Image, Link
 from scrapy_webclean.segmentation.blockmodel import (
     DEFAULT_CUSTOM_PATTERNS,
@@ -157,6 +158,12 @@ def _clean(
         lang=lang,
         encoding=page.decoded.encoding,
         block_builder=partial(_blocks, model, kept_lines, classifier, opts),
+        markdown_builder=partial(
+            to_markdown,
+            model,
+            [line for line, keep in zip(extraction.lines, extraction.kept, strict=False) if keep],
+            title,
+        ),
         page_type=extraction.page_type,
         date=date,
     )

@@ -85,6 +85,18 @@ class CleanResult:
     date: str | None = None
     built_blocks: list[Block] | None = field(default=None, repr=False)
     block_builder: Callable[[], list[Block]] | None = field(default=None, repr=False, compare=False)
+    built_markdown: str | None = field(default=None, repr=False)
+    markdown_builder: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def markdown(self) -> str:
+        """The main content as Markdown: the headline as ``#``, then headings,
+        paragraphs, lists, tables, quotes, code, emphasis and links (absolute URLs), and
+        nothing of the noise (built on first access)."""
+        if self.built_markdown is None:
+            builder, self.markdown_builder = self.markdown_builder, None
+            self.built_markdown = builder() if builder is not None else ""
+        return self.built_markdown
 
     @property
     def blocks(self) -> list[Block]:
@@ -108,8 +120,11 @@ class CleanResult:
             grouped[block.label.value].extend(block.images)
         return grouped
 
-    def to_dict(self, include_blocks: bool = False) -> dict[str, Any]:
-        """A JSON-ready dict: title, text, lang, encoding, links and images by label."""
+    def to_dict(
+        self, include_blocks: bool = False, include_markdown: bool = False
+    ) -> dict[str, Any]:
+        """A JSON-ready dict: title, text, lang, encoding, links and images by label (and
+        the blocks, the Markdown, when asked)."""
         data: dict[str, Any] = {
             "url": self.url,
             "title": self.title,
@@ -123,4 +138,6 @@ class CleanResult:
         }
         if include_blocks:
             data["blocks"] = [block.to_dict() for block in self.blocks]
+        if include_markdown:
+            data["markdown"] = self.markdown
         return data

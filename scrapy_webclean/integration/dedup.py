@@ -30,8 +30,10 @@ from twisted.internet.threads import deferToThreadPool
 from scrapy_webclean.dedup import DedupOptions, NearDuplicateIndex
 from scrapy_webclean.dedup.index import Match
 from scrapy_webclean.integration.accounting import WebcleanDrop
+from scrapy_webclean.integration.pipelines import output_format
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
+from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state import StateUnavailable
 
 if TYPE_CHECKING:
@@ -67,6 +69,7 @@ class DedupPipeline:
         self.page_type_field = output.get("page_type") or "page_type"
         self.url_field = get_setting(settings, "WEBCLEAN_URL_FIELD")
         self.mark_field = get_setting(settings, "WEBCLEAN_DEDUP_FIELD")
+        self.markdown = output_format(settings) == "markdown"
         keywords = tuple(get_setting(settings, "WEBCLEAN_QUERY_KEYWORDS"))
         options = DedupOptions(keywords=keywords)
         self.state = CrawlState.of(crawler)
@@ -92,6 +95,8 @@ class DedupPipeline:
             self.stats.inc_value(f"{PREFIX}/skipped/no_text")
             return item
         self._seen += 1
+        if self.markdown:  # compare the words, not the link targets and marks
+            text = markdown_to_text(text)
         key = adapter.get(self.url_field)
         key = key if isinstance(key, str) else f"item-{self._seen}"
         page_type = adapter.get(self.page_type_field)

@@ -40,6 +40,14 @@ logger = logging.getLogger(__name__)
 STATS_PREFIX = "webclean"
 
 
+def output_format(settings: BaseSettings) -> str:
+    """``WEBCLEAN_OUTPUT_FORMAT``: ``text`` or ``markdown``."""
+    value = str(get_setting(settings, "WEBCLEAN_OUTPUT_FORMAT")).lower()
+    if value not in ("text", "markdown"):
+        raise NotConfigured(f"WEBCLEAN_OUTPUT_FORMAT must be 'text' or 'markdown', not {value!r}")
+    return value
+
+
 def worker_count(setting: Any) -> int:
     """``WEBCLEAN_WORKERS``: -1 is one less than the machine's cores, at most 4."""
     count = int(setting)
@@ -96,6 +104,7 @@ class CleanPipeline:
         if self.on_error not in ("pass", "drop"):
             raise ValueError(f"WEBCLEAN_ON_ERROR must be 'pass' or 'drop', not {self.on_error!r}")
         self.error_field: str = get_setting(settings, "WEBCLEAN_ERROR_FIELD")
+        self.markdown = output_format(settings) == "markdown"
         self.workers = worker_count(get_setting(settings, "WEBCLEAN_WORKERS"))
         self.queue = max(1, int(get_setting(settings, "WEBCLEAN_WORKER_QUEUE")))
         self._workers: WorkerPool | None = None
@@ -138,9 +147,11 @@ class CleanPipeline:
             return self._failed(item, adapter, raw_url, "bad_html_type", message)
         pool = self._pool()
         if pool is None:
-            cleaned = clean_page(self.cleaner, html, url, content_type, self.include_blocks)
+            cleaned = clean_page(
+                self.cleaner, html, url, content_type, self.include_blocks, self.markdown
+            )
         else:
-            cleaned = await pool.clean(html, url, content_type, self.include_blocks)
+            cleaned = await pool.clean(html, url, content_type, self.include_blocks, self.markdown)
         self._seconds += cleaned.seconds  # time spent cleaning, wherever it ran
         self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))
         data = cleaned.data

@@ -191,6 +191,12 @@ SETTINGS: tuple[Setting, ...] = (
         "pipeline (the ImagesPipeline's IMAGES_URLS_FIELD).",
     ),
     Setting(
+        "WEBCLEAN_OUTPUT_FORMAT",
+        "text",
+        "'text': the main content as plain text; 'markdown': as Markdown (headings, lists, "
+        "tables, emphasis, links with absolute URLs), in the same field.",
+    ),
+    Setting(
         "WEBCLEAN_WORKERS",
         -1,
         "Worker processes that clean pages off the event loop, one site to one worker; "

@@ -92,12 +92,16 @@ def clean_page(
     url: str | None,
     content_type: Any,
     include_blocks: bool,
+    markdown: bool = False,
 ) -> Cleaned:
-    """Clean one page with ``cleaner`` (in the crawl's process or in a worker)."""
+    """Clean one page with ``cleaner`` (in the crawl's process or in a worker); with
+    ``markdown`` the item's text is the Markdown of the main content."""
     started = time.perf_counter()
     try:
         result = cleaner.clean(html, url, content_type=content_type)
         data = result.to_dict(include_blocks=include_blocks)  # builds the blocks
+        if markdown:
+            data["text"] = result.markdown
     except CleanError as exc:
         return Cleaned(reason=exc.reason, message=str(exc))
     except Exception as exc:  # never let one page stop the crawl
@@ -121,9 +125,11 @@ def _start_worker(options: CleanOptions, spec: StateSpec) -> None:
     _CLEANER = Cleaner(options, template_model=TemplateModel(store=spec.template_store()))
 
 
-def _work(html: bytes | str, url: str | None, content_type: Any, include_blocks: bool) -> Cleaned:
+def _work(
+    html: bytes | str, url: str | None, content_type: Any, include_blocks: bool, markdown: bool
+) -> Cleaned:
     assert _CLEANER is not None, "worker not started"
-    return clean_page(_CLEANER, html, url, content_type, include_blocks)
+    return clean_page(_CLEANER, html, url, content_type, include_blocks, markdown)
 
 
 _WARM_UP_PAGE = (
@@ -169,7 +175,12 @@ class WorkerPool:
         return zlib.crc32(site.encode("utf-8")) % len(self._pools)
 
     async def clean(
-        self, html: bytes | str, url: str | None, content_type: Any, include_blocks: bool
+        self,
+        html: bytes | str,
+        url: str | None,
+        content_type: Any,
+        include_blocks: bool,
+        markdown: bool = False,
     ) -> Cleaned:
         """Clean a page in its site's worker (waiting for a slot when the worker is busy)."""
         index = self.worker_for(url)
@@ -177,7 +188,7 @@ class WorkerPool:
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(
-                    self._pools[index], _work, html, url, content_type, include_blocks
+                    self._pools[index], _work, html, url, content_type, include_blocks, markdown
                 )
             except BrokenProcessPool as exc:
                 logger.error("webclean: a cleaning worker died on %s (%s); restarting it", url, exc)
