@@ -49,6 +49,7 @@ def crawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             "-s", f"LOG_FILE={log_file}",
             "-s", f"IMAGES_STORE={out_dir / 'images'}",
             "-s", f"WEBCLEAN_REJECTS_FEED={out_dir / 'rejects-%(spider)s.jsonl'}",
+            "-s", "LOGSTATS_INTERVAL=0.5",
         ]  # fmt: skip
         completed = subprocess.run(
             command, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=600
@@ -189,3 +190,11 @@ def test_every_item_is_exported_or_dropped_for_a_stated_reason(crawl: dict[str, 
         assert reject["reason"] == "duplicate" and reject["url"] not in exported
         assert reject["duplicate_of"] in exported, reject
     assert "webclean items: " in crawl["log"] and "went elsewhere" not in crawl["log"]
+
+
+def test_progress_and_summary_in_the_log(crawl: dict[str, Any]) -> None:
+    log = crawl["log"]
+    assert re.search(r"webclean: cleaned \d+ pages \(at \d+ pages/min\), exported \d+ items", log)
+    summary = log.split("webclean at the end of the crawl:", 1)[1]
+    assert re.search(r"cleaned\s+154\n", summary) and re.search(r"duplicates\s+18\n", summary)
+    assert "slowest pages:" in summary and " ms  http://" in summary

@@ -3,7 +3,9 @@
 * :class:`WebcleanDrop` is the ``DropItem`` our pipelines raise: it carries the item's URL,
   a short ``reason`` (``duplicate``, ``not_html``, ``too_large`` ...) and, for a copy, the
   URL of the earlier copy it duplicates.
-* :class:`ItemAccounting` (an extension the add-on installs) counts the drops other
+* :class:`ItemAccounting` (an extension the add-on installs) logs progress every
+  ``LOGSTATS_INTERVAL`` seconds (Scrapy's own setting, 60 by default) next to Scrapy's
+  LogStats line, and a summary table with the slowest pages at the end; it counts the drops other
   components make (``webclean/items/dropped/other``) and the items lost to an exception in a
   pipeline (``webclean/items/dropped/error``), writes every dropped item to the rejects feed
   when ``WEBCLEAN_REJECTS_FEED`` names a file (JSON lines: ``url``, ``reason``,
@@ -33,6 +35,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DROPPED = "webclean/items/dropped"
+
+
+def slowest_pages(crawler: Crawler) -> list[tuple[float, str]]:
+    """The slowest pages the crawl's CleanPipeline cleaned (seconds, URL), slowest first."""
+    pipeline = getattr(crawler, "_webclean_clean_pipeline", None)
+    return sorted(pipeline.slowest, reverse=True) if pipeline is not None else []
 
 
 class WebcleanDrop(DropItem):
@@ -65,6 +73,11 @@ class ItemAccounting:
             self.path = Path(str(path) % {"spider": spider, "time": stamp})
         self._file: IO[str] | None = None
         self.written = 0
+        self.crawler = crawler
+        self.interval = float(settings.getfloat("LOGSTATS_INTERVAL", 60.0))
+        self._progress: Any = None
+        self._last: tuple[float, int] = (time.monotonic(), 0)
+        crawler.signals.connect(self.engine_started, signal=signals.engine_started)
         crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(self.item_error, signal=signals.item_error)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -72,6 +85,45 @@ class ItemAccounting:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ItemAccounting:
         return cls(crawler)
+
+    def engine_started(self) -> None:
+        if self.interval > 0:
+            from twisted.internet import task
+
+            self._last = (time.monotonic(), 0)
+            self._progress = task.LoopingCall(self.log_progress)
+            self._progress.start(self.interval, now=False)
+
+    def _numbers(self) -> dict[str, int]:
+        get = self.stats.get_value
+        return {
+            "cleaned": int(get("webclean/items/cleaned", 0)),
+            "exported": int(get("item_scraped_count", 0)),
+            "duplicates": int(get("webclean/dedup/dropped", 0)),
+            "failed": sum(
+                int(v)
+                for k, v in self.stats.get_stats().items()
+                if k.startswith("webclean/items/failed/")
+            ),
+            "images saved": int(get("webclean/images/saved", 0)),
+        }
+
+    def log_progress(self) -> None:
+        """One line of progress (next to Scrapy's LogStats line)."""
+        numbers = self._numbers()
+        now = time.monotonic()
+        since, before = self._last
+        rate = (numbers["cleaned"] - before) * 60.0 / max(now - since, 1e-9)
+        self._last = (now, numbers["cleaned"])
+        logger.info(
+            "webclean: cleaned %d pages (at %.0f pages/min), exported %d items, dropped %d "
+            "duplicates, saved %d image downloads",
+            numbers["cleaned"],
+            rate,
+            numbers["exported"],
+            numbers["duplicates"],
+            numbers["images saved"],
+        )
 
     def _url(self, item: Any) -> str | None:
         try:
@@ -110,6 +162,16 @@ class ItemAccounting:
             }
         )
 
+    def _log_table(self) -> None:
+        numbers = self._numbers()
+        width = max(len(k) for k in numbers)
+        rows = [f"  {k:<{width}}  {v:>9,}" for k, v in numbers.items()]
+        slow = slowest_pages(self.crawler)
+        if slow:
+            rows.append("  slowest pages:")
+            rows += [f"    {seconds * 1000:8.1f} ms  {url}" for seconds, url in slow]
+        logger.info("webclean at the end of the crawl:\n%s", "\n".join(rows))
+
     def _write(self, record: dict[str, Any]) -> None:
         if self.path is None:
             return
@@ -121,6 +183,9 @@ class ItemAccounting:
         self.written += 1
 
     def spider_closed(self) -> None:
+        if self._progress is not None and self._progress.running:
+            self._progress.stop()
+        self._log_table()
         if self._file is not None:
             self._file.close()
             self._file = None

@@ -10,6 +10,7 @@ the crawl.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import os
 from collections import Counter
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "webclean"
+#: Slowest pages named in the end-of-crawl summary.
+SLOWEST_KEPT = 5
 
 
 def output_format(settings: BaseSettings) -> str:
@@ -108,6 +111,9 @@ class CleanPipeline:
         self.workers = worker_count(get_setting(settings, "WEBCLEAN_WORKERS"))
         self.queue = max(1, int(get_setting(settings, "WEBCLEAN_WORKER_QUEUE")))
         self._workers: WorkerPool | None = None
+        #: The slowest pages cleaned (a min-heap of (seconds, URL)), for the end summary.
+        self.slowest: list[tuple[float, str]] = []
+        crawler._webclean_clean_pipeline = self  # type: ignore[attr-defined]
         state = CrawlState.of(crawler)
         # (With workers, the template state lives in them; this one serves the pages
         # cleaned here when there is no event loop to await a worker.)
@@ -153,6 +159,12 @@ class CleanPipeline:
         else:
             cleaned = await pool.clean(html, url, content_type, self.include_blocks, self.markdown)
         self._seconds += cleaned.seconds  # time spent cleaning, wherever it ran
+        if cleaned.seconds and url:
+            entry = (cleaned.seconds, url)
+            if len(self.slowest) < SLOWEST_KEPT:
+                heapq.heappush(self.slowest, entry)
+            elif entry > self.slowest[0]:
+                heapq.heapreplace(self.slowest, entry)
         self.stats.set_value(f"{STATS_PREFIX}/time/clean_seconds", round(self._seconds, 3))
         data = cleaned.data
         if data is None:
