@@ -61,6 +61,8 @@ class CleanOptions:
     #: Compute every judge's signal for each block, including the Quark text-similarity
     #: judge (``Block.similarity``), which the decision does not need. Slower.
     explain: bool = False
+    #: Keep the parsed page in ``CleanResult.page_model`` (for ``scrapy_webclean.report``).
+    keep_page: bool = False
 
 
 @lru_cache(maxsize=16)
@@ -166,6 +168,7 @@ def _clean(
         ),
         page_type=extraction.page_type,
         date=date,
+        page_model=model if opts.keep_page else None,
     )
 
 
@@ -196,6 +199,7 @@ def _blocks(
             features=judgement.features,
             links=[Link(model.links[i].url, model.links[i].text) for i in segment.links],
             images=[_image(model, i) for i in segment.images],
+            node=segment.root,
         )
         for index, (segment, text, judgement) in enumerate(
             zip(segments, texts, judgements, strict=False)

@@ -53,6 +53,8 @@ class Block:
     features: dict[str, bool] = field(default_factory=dict)
     links: list[Link] = field(default_factory=list)
     images: list[Image] = field(default_factory=list)
+    #: The block's root element: its index in document order in the page model.
+    node: int = -1
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -86,6 +88,9 @@ class CleanResult:
     built_blocks: list[Block] | None = field(default=None, repr=False)
     block_builder: Callable[[], list[Block]] | None = field(default=None, repr=False, compare=False)
     built_markdown: str | None = field(default=None, repr=False)
+    #: The parsed page (``PageModel``) the result came from, kept for reports
+    #: (``scrapy_webclean.report``); None when not kept.
+    page_model: Any = field(default=None, repr=False, compare=False)
     markdown_builder: Callable[[], str] | None = field(default=None, repr=False, compare=False)
 
     @property

@@ -1,0 +1,1 @@
+"""Scrapy commands of scrapy-webclean (registered through the ``scrapy.commands`` entry point)."""

@@ -1,0 +1,77 @@
+"""``scrapy webclean``: a real ``scrapy`` subprocess, outside a project, on a file, standard
+input, and a URL served by the demo site."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from demo_site.server import DemoServer
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def scrapy(
+    args: list[str], cwd: Path, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", "webclean", *args],
+        cwd=cwd, env=env, input=stdin, capture_output=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_a_file_outside_a_project(tmp_path: Path) -> None:
+    out = tmp_path / "result.json"
+    done = scrapy(
+        [str(FIXTURES / "news_zh.html"), "--url", "http://example.com/a", "-o", str(out),
+         "--explain", "--images"],
+        tmp_path,
+    )  # fmt: skip
+    text = done.stdout.decode("utf-8")
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert "Page type: article" in text and "Blocks:" in text and "Images:" in text
+    assert "content" in text.split("Blocks:")[1] and "drop  ad" in text
+    data = json.loads(out.read_text("utf-8"))
+    assert data["text"] and data["markdown"].startswith("# ") and data["blocks"]
+    assert {"drop", "kind", "reasons"} <= set(next(iter(data["image_verdicts"].values())))
+
+
+def test_standard_input_and_markdown(tmp_path: Path) -> None:
+    html = (FIXTURES / "news_en.html").read_bytes()
+    done = scrapy(["-", "--url", "http://example.com/n", "--markdown"], tmp_path, stdin=html)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert "\n# Council votes" in done.stdout.decode("utf-8")
+
+
+def test_a_url_fetched_with_scrapy(tmp_path: Path) -> None:
+    with DemoServer() as server:
+        page = next(
+            p for p in server.truth["pages"] if p["type"] == "article" and p["charset"] == "gbk"
+        )
+        done = scrapy([page["url"]], tmp_path)
+        assert page["url"] in server.served
+    text = done.stdout.decode("utf-8")
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert f"Title:     {page['title']}" in text and "Encoding: gb18030" in text
+    assert page["paragraphs"][0].split()[0] in text
+
+
+def test_a_bad_page_is_a_clear_message(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.html"
+    bad.write_bytes(bytes(range(256)) * 4)
+    done = scrapy([str(bad)], tmp_path)
+    assert done.returncode == 1 and b"cannot clean the page" in done.stderr
+
+
+def test_the_report_option_writes_a_self_contained_page(tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    done = scrapy([str(FIXTURES / "news_en.html"), "--report", str(report)], tmp_path)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    page = report.read_text("utf-8")
+    assert 'data-wc="content"' in page and 'id="wc-panel"' in page and "<script" not in page
