@@ -64,9 +64,15 @@ def _placeholder(width: str | None, height: str | None) -> str:
     return "data:image/svg+xml," + svg.replace("<", "%3C").replace(">", "%3E").replace("#", "%23")
 
 
-def render_report(result: CleanResult, verdicts: Mapping[str, Verdict] | None = None) -> str:
+def render_report(
+    result: CleanResult,
+    verdicts: Mapping[str, Verdict] | None = None,
+    stylesheets: Mapping[str, str] | None = None,
+) -> str:
     """The report page for ``result`` (cleaned with ``keep_page=True``); ``verdicts`` are
-    the ad filter's verdicts by image URL (the dropped ones are crossed out)."""
+    the ad filter's verdicts by image URL (the dropped ones are crossed out);
+    ``stylesheets`` the page's external style sheets by absolute URL, inlined (without
+    their ``url()`` references) so the page looks as it did."""
     model = result.page_model
     if model is None:
         raise ValueError("render_report needs a result cleaned with CleanOptions(keep_page=True)")
@@ -84,6 +90,7 @@ def render_report(result: CleanResult, verdicts: Mapping[str, Verdict] | None = 
     root = model.elements[0].getroottree().getroot()
     for element in root.xpath("//*[@data-wc][descendant::*[@data-wc]]"):
         element.set("data-wc-outer", "1")  # a block around blocks: outlined, not tinted
+    _inline_styles(root, result.url, stylesheets or {})
     _strip(root, verdicts)
     head = root.find("head")
     if head is None:
@@ -153,6 +160,21 @@ def _strip(root: etree._Element, verdicts: Mapping[str, Verdict]) -> None:
             element.set("class", " ".join([element.get("class") or "", *classes]).strip())
             element.set("data-src", src)
             element.set("src", _placeholder(element.get("width"), element.get("height")))
+
+
+def _inline_styles(root: etree._Element, base: str | None, stylesheets: Mapping[str, str]) -> None:
+    """Replace each ``<link rel=stylesheet>`` whose sheet was fetched by a ``<style>``."""
+    from urllib.parse import urljoin
+
+    for link in root.xpath("//link[contains(@rel, 'stylesheet')][@href]"):
+        href = urljoin(base or "", link.get("href") or "")
+        css = stylesheets.get(href)
+        if css is None:
+            continue
+        style = etree.Element("style")
+        style.text = css
+        style.tail = link.tail
+        link.getparent().replace(link, style)
 
 
 def _drop(element: etree._Element) -> None:

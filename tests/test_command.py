@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urljoin
 
 from demo_site.server import DemoServer
 
@@ -75,3 +77,22 @@ def test_the_report_option_writes_a_self_contained_page(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     page = report.read_text("utf-8")
     assert 'data-wc="content"' in page and 'id="wc-panel"' in page and "<script" not in page
+
+
+def test_inside_a_project_a_url_report_inlines_its_style_sheets(tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    with DemoServer() as server:
+        site = server.site
+        url, css_url = next(
+            (page_url, urljoin(page_url, found.group(1)))
+            for page_url, resource in site.resources.items()
+            if resource.content_type.startswith("text/html")
+            and (found := re.search(r'href="([^"]+\.css)"', resource.body.decode("latin-1")))
+        )
+        done = scrapy([url, "--report", str(report)], ROOT / "example_project")
+        assert css_url in server.served
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    css = site.resources[css_url].body.decode("utf-8")
+    page = report.read_text("utf-8")
+    first_rule = css.strip().split("}")[0]
+    assert first_rule.split("{")[0].strip() in page and 'rel="stylesheet"' not in page

@@ -74,8 +74,9 @@ class Command(ScrapyCommand):
         if len(args) != 1:
             raise UsageError("give one URL, file or -")
         source = args[0]
+        self.styles: dict[str, str] = {}
         if is_url(source):
-            body, url, content_type = self._fetch(source)
+            body, url, content_type = self._fetch(source, want_styles=bool(opts.report))
             if body is None:
                 print(f"webclean: could not fetch {source}", file=sys.stderr)
                 self.exitcode = 1
@@ -107,7 +108,8 @@ class Command(ScrapyCommand):
         if opts.report:
             from scrapy_webclean.report import render_report
 
-            Path(opts.report).write_text(render_report(result, verdicts), encoding="utf-8")
+            page = render_report(result, verdicts, self.styles)
+            Path(opts.report).write_text(page, encoding="utf-8")
         out = sys.stdout
         print(f"Title:     {result.title}", file=out)
         print(f"Date:      {result.date or '-'}", file=out)
@@ -126,18 +128,29 @@ class Command(ScrapyCommand):
                 reasons = ", ".join(verdict.reasons) or "-"
                 print(f"  {action:4}  {verdict.kind:8}  {src}  ({reasons})", file=out)
 
-    def _fetch(self, url: str) -> tuple[bytes | None, str, str | None]:
-        """Fetch ``url`` with Scrapy (the project's settings and middlewares)."""
+    def _fetch(self, url: str, want_styles: bool = False) -> tuple[bytes | None, str, str | None]:
+        """Fetch ``url`` with Scrapy (the project's settings and middlewares); with
+        ``want_styles`` its style sheets too (in ``self.styles``)."""
         from scrapy import Request
         from scrapy.utils.spider import DefaultSpider
 
         got: dict[str, Any] = {}
 
-        def keep(response: Response) -> None:
+        styles: dict[str, str] = {}
+        got["styles"] = styles
+
+        def keep_style(response: Response) -> None:
+            styles[response.url] = response.body.decode("utf-8", "replace")
+
+        def keep(response: Response) -> Any:
             got["body"] = response.body
             got["url"] = response.url
             header = response.headers.get(b"Content-Type") or b""
             got["content_type"] = header.decode("latin-1")
+            if want_styles and hasattr(response, "xpath"):
+                # The page's style sheets too, so the report looks as the page did.
+                for href in response.xpath("//link[contains(@rel, 'stylesheet')]/@href").getall():
+                    yield Request(response.urljoin(href), callback=keep_style, dont_filter=True)
 
         request = Request(url, callback=keep, dont_filter=True)
 
@@ -148,6 +161,7 @@ class Command(ScrapyCommand):
         assert self.crawler_process is not None
         self.crawler_process.crawl(_Fetch)
         self.crawler_process.start()
+        self.styles = styles
         return got.get("body"), got.get("url", url), got.get("content_type") or None
 
 
