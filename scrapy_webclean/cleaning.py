@@ -127,6 +127,8 @@ def _clean(
     patterns = _compiled(opts.custom_patterns)
     model = build_page_model(page.root, url, opts.custom_tags, patterns)
     opts.limits.check_depth(model.parents)
+    if len(page.decoded.text) > opts.limits.max_text:  # (only then can a run be longer)
+        opts.limits.check_runs(run.length for run in model.runs)
     site = site_of(url) if template_model is not None else None
     classifier = _classifier(opts.classifier)
     title = pick_title(model)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lxml import etree
@@ -50,7 +51,8 @@ class Limits:
     max_depth: int = DEFAULT_MAX_DEPTH
     #: Tags: a page with more ``<`` than this is not parsed.
     max_nodes: int = 500_000
-    #: Characters of the longest run of text between two tags.
+    #: Characters of the longest run of visible text (one text node; scripts, styles and
+    #: attributes do not count).
     max_text: int = 1_000_000
 
     def check_size(self, body: bytes | str) -> None:
@@ -67,14 +69,17 @@ class Limits:
                 f"the page has {tags:,} tags, over the limit of {self.max_nodes:,}",
                 reason="too_many_nodes",
             )
-        if len(text) > self.max_text:
-            longest = max(map(len, text.split("<")))
-            if longest > self.max_text:
-                raise OverLimit(
-                    f"the page has a run of {longest:,} characters without a tag, over the "
-                    f"limit of {self.max_text:,}",
-                    reason="text_too_long",
-                )
+
+    def check_runs(self, lengths: Iterable[int]) -> None:
+        """Raise when a run of visible text (scripts and styles are not text) is longer
+        than ``max_text`` characters."""
+        longest = max(lengths, default=0)
+        if longest > self.max_text:
+            raise OverLimit(
+                f"the page has a run of {longest:,} characters of text, over the limit of "
+                f"{self.max_text:,}",
+                reason="text_too_long",
+            )
 
     def check_depth(self, parents: list[int]) -> None:
         """Raise when the tree (``parents[i]``: the parent of node ``i``, node 0 the root)

@@ -232,8 +232,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "WEBCLEAN_MAX_TEXT_CHARS",
         Limits().max_text,
-        "Longest run of text between two tags; longer and the page is skipped "
-        "(items/failed/text_too_long).",
+        "Longest run of visible text (one text node; scripts and attributes do not count); "
+        "longer and the page is skipped (items/failed/text_too_long).",
     ),
     Setting(
         "WEBCLEAN_STATE",
