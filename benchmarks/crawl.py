@@ -110,6 +110,7 @@ def crawl(server: DemoServer, work: Path, name: str, settings: list[str]) -> dic
         "wall_s": round(wall, 2),
         "pages_per_s": round(pages / elapsed, 1),
         "peak_mb": round(int(stats.get("memusage/max", 0)) / 2**20, 1),
+        "worker_peak_mb": round(int(stats.get("webclean/workers/max_rss", 0)) / 2**20, 1),
         "loop_lag_max_ms": float(stats.get("demo/loop_lag_max_ms", -1)),
         "stalls_over_250ms": int(stats.get("demo/loop_stalls_over_250ms", -1)),
         "crawl_cpu_s": round(crawl_cpu, 1),
@@ -120,14 +121,15 @@ def crawl(server: DemoServer, work: Path, name: str, settings: list[str]) -> dic
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
         "| run | cleaning | pages | responses | items exported | elapsed | pages/s | "
-        "peak memory | longest loop stall | stalls > 250 ms | crawl CPU | server CPU |"
+        "peak memory (crawl + worker) | longest loop stall | stalls > 250 ms | crawl CPU | "
+        "server CPU |"
     )
     lines = [head, "|" + "---|" * 12]
     for row in rows:
         lines.append(
             f"| {row['run']} | {row['cleaning']} | {row['pages']:,} | {row['responses']:,} | "
             f"{row['items']:,} | "
-            f"{row['elapsed_s']:.1f} s | {row['pages_per_s']:.1f} | {row['peak_mb']:.0f} MB | "
+            f"{row['elapsed_s']:.1f} s | {row['pages_per_s']:.1f} | {row['peak_mb']:.0f} + {row['worker_peak_mb']:.0f} MB | "
             f"{row['loop_lag_max_ms']:.0f} ms | {row['stalls_over_250ms']} | "
             f"{row['crawl_cpu_s']:.1f} s | {row['server_cpu_s']:.1f} s |"
         )

@@ -111,6 +111,7 @@ class CleanPipeline:
         self.workers = worker_count(get_setting(settings, "WEBCLEAN_WORKERS"))
         self.queue = max(1, int(get_setting(settings, "WEBCLEAN_WORKER_QUEUE")))
         self._workers: WorkerPool | None = None
+        self._worker_rss = 0
         #: The slowest pages cleaned (a min-heap of (seconds, URL)), for the end summary.
         self.slowest: list[tuple[float, str]] = []
         crawler._webclean_clean_pipeline = self  # type: ignore[attr-defined]
@@ -159,6 +160,9 @@ class CleanPipeline:
         else:
             cleaned = await pool.clean(html, url, content_type, self.include_blocks, self.markdown)
         self._seconds += cleaned.seconds  # time spent cleaning, wherever it ran
+        if cleaned.worker_rss > self._worker_rss:
+            self._worker_rss = cleaned.worker_rss
+            self.stats.set_value(f"{STATS_PREFIX}/workers/max_rss", cleaned.worker_rss)
         if cleaned.seconds and url:
             entry = (cleaned.seconds, url)
             if len(self.slowest) < SLOWEST_KEPT:

@@ -84,6 +84,8 @@ class Cleaned:
     message: str = ""
     #: Time the cleaning took where it ran (seconds).
     seconds: float = 0.0
+    #: Peak memory of the worker process that cleaned it (bytes; 0 when cleaned inline).
+    worker_rss: int = 0
 
 
 def clean_page(
@@ -129,7 +131,22 @@ def _work(
     html: bytes | str, url: str | None, content_type: Any, include_blocks: bool, markdown: bool
 ) -> Cleaned:
     assert _CLEANER is not None, "worker not started"
-    return clean_page(_CLEANER, html, url, content_type, include_blocks, markdown)
+    cleaned = clean_page(_CLEANER, html, url, content_type, include_blocks, markdown)
+    cleaned.worker_rss = _peak_rss()
+    return cleaned
+
+
+def _peak_rss() -> int:
+    """This process's peak resident memory in bytes: ``VmHWM`` on Linux (getrusage's
+    figure survives exec, so a spawned worker would report its parent's); 0 elsewhere."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
 
 
 _WARM_UP_PAGE = (
