@@ -97,19 +97,24 @@ class SqliteBackend:
             self.flush()
             self._db.close()
 
-    # -- counters --------------------------------------------------------------------
-
-    def get_counts(self, table: str, keys: Sequence[Key]) -> list[float]:
-        found: dict[Key, float] = {}
+    def _select(
+        self, sql: str, table: str, keys: Sequence[Any], order: str = ""
+    ) -> list[tuple[Any, Any]]:
+        """The rows of ``sql`` (``... WHERE tab = ? AND <column>``) whose column is one of
+        ``keys``, asked in chunks that stay under SQLite's parameter limit."""
+        rows: list[tuple[Any, Any]] = []
         with self._lock:
             for chunk in _chunks(keys):
                 marks = ",".join("?" * len(chunk))
-                found.update(
-                    self._db.execute(
-                        f"SELECT key, value FROM counters WHERE tab = ? AND key IN ({marks})",
-                        (table, *chunk),
-                    ).fetchall()
-                )
+                rows += self._db.execute(f"{sql} IN ({marks}) {order}", (table, *chunk))
+        return rows
+
+    # -- counters --------------------------------------------------------------------
+
+    def get_counts(self, table: str, keys: Sequence[Key]) -> list[float]:
+        found = dict(
+            self._select("SELECT key, value FROM counters WHERE tab = ? AND key", table, keys)
+        )
         return [found.get(key, 0.0) for key in keys]
 
     def add_counts(self, table: str, deltas: Iterable[tuple[Key, float]]) -> None:
@@ -137,16 +142,7 @@ class SqliteBackend:
             )
 
     def get_values(self, table: str, keys: Sequence[Key]) -> list[bytes | None]:
-        found: dict[Key, bytes] = {}
-        with self._lock:
-            for chunk in _chunks(keys):
-                marks = ",".join("?" * len(chunk))
-                found.update(
-                    self._db.execute(
-                        f"SELECT key, value FROM kv WHERE tab = ? AND key IN ({marks})",
-                        (table, *chunk),
-                    ).fetchall()
-                )
+        found = dict(self._select("SELECT key, value FROM kv WHERE tab = ? AND key", table, keys))
         return [found.get(key) for key in keys]
 
     def claim(self, table: str, key: Key, value: bytes) -> bytes | None:
@@ -171,19 +167,10 @@ class SqliteBackend:
 
     def get_lists(self, table: str, keys: Sequence[int]) -> list[list[int]]:
         found: dict[int, list[int]] = {}
-        with self._lock:
-            for chunk in _chunks(keys):
-                marks = ",".join("?" * len(chunk))
-                rows = self._db.execute(
-                    f"SELECT key, value FROM lists WHERE tab = ? AND key IN ({marks}) "
-                    "ORDER BY rowid",
-                    (table, *chunk),
-                )
-                for key, value in rows:
-                    found.setdefault(key, []).append(value)
+        sql = "SELECT key, value FROM lists WHERE tab = ? AND key"
+        for key, value in self._select(sql, table, keys, "ORDER BY rowid"):
+            found.setdefault(key, []).append(value)
         return [found.get(key, []) for key in keys]
-
-    # -- records ---------------------------------------------------------------------
 
     def add_record(self, table: str, value: bytes) -> int:
         with self._lock, self._txn() as db:
@@ -197,16 +184,8 @@ class SqliteBackend:
             return number
 
     def get_records(self, table: str, numbers: Sequence[int]) -> list[bytes | None]:
-        found: dict[int, bytes] = {}
-        with self._lock:
-            for chunk in _chunks(numbers):
-                marks = ",".join("?" * len(chunk))
-                found.update(
-                    self._db.execute(
-                        f"SELECT num, value FROM records WHERE tab = ? AND num IN ({marks})",
-                        (table, *chunk),
-                    ).fetchall()
-                )
+        sql = "SELECT num, value FROM records WHERE tab = ? AND num"
+        found = dict(self._select(sql, table, numbers))
         return [found.get(number) for number in numbers]
 
     def set_record(self, table: str, number: int, value: bytes) -> None:
