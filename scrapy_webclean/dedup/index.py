@@ -27,8 +27,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from scrapy_webclean.dedup.fingerprint import Fingerprint, fingerprint
 from scrapy_webclean.dedup.fingerprint import jaccard as estimated_jaccard
 from scrapy_webclean.dedup.store import (
@@ -329,14 +327,7 @@ class _Batch:
         opts = self.options
         posted = dict.fromkeys(fp.longest[: opts.index_sentences])
         posted.update(dict.fromkeys(fp.sentences[: opts.sample_sentences]))
-        doc = StoredDoc(
-            key,
-            np.asarray(fp.sentences, dtype=np.int64),
-            fp.signature,
-            fp.length,
-            np.asarray(fp.sentence_chars, dtype=np.uint16),
-            first,
-        )
+        doc = StoredDoc.of(key, fp, first)
         at = len(self.docs)
         self.docs.append((item, doc, list(posted)))
         self.keys[item] = key

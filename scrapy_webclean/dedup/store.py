@@ -35,6 +35,18 @@ class StoredDoc:
     #: The key of the first copy of this text (its own key when it is the first).
     first: str
 
+    @classmethod
+    def of(cls, key: str, fp: Fingerprint, first: str) -> StoredDoc:
+        """What the index keeps of a fingerprinted text."""
+        return cls(
+            key,
+            np.asarray(fp.sentences, dtype=np.int64),
+            fp.signature,
+            fp.length,
+            np.asarray(fp.sentence_chars, dtype=np.uint16),
+            first,
+        )
+
 
 @dataclass(slots=True, frozen=True)
 class Lookup:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import struct
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -212,14 +213,7 @@ class BackendDedupStore:
             return []
         records = []
         for key, fp, _, _, first in docs:
-            doc = StoredDoc(
-                key,
-                np.asarray(fp.sentences, dtype=np.int64),
-                fp.signature,
-                fp.length,
-                np.asarray(fp.sentence_chars, dtype=np.uint16),
-                first,
-            )
+            doc = StoredDoc.of(key, fp, first)
             records.append(("add_record", _DOCS, encode_doc(doc)))
         doc_ids: list[int] = self.backend.run(records)
         posts: list[tuple[int, int]] = []
@@ -244,7 +238,5 @@ class BackendDedupStore:
             return
         doc = decode_doc(record)
         if first != doc.key:
-            doc = StoredDoc(
-                doc.key, doc.sentences, doc.signature, doc.length, doc.sentence_chars, first
-            )
+            doc = replace(doc, first=first)
             self.backend.set_record(_DOCS, doc_id, encode_doc(doc))
