@@ -119,10 +119,8 @@ def _strip(root: etree._Element, verdicts: Mapping[str, Verdict]) -> None:
         if not isinstance(element.tag, str):
             continue
         tag = element.tag.lower()
-        if tag in _REMOVE or (tag == "link" and "stylesheet" not in (element.get("rel") or "")):
-            _drop(element)
-            continue
-        if tag == "link":  # an external style sheet: not fetched
+        # (A fetched style sheet is a <style> by now: any <link> left would be fetched.)
+        if tag in _REMOVE or tag == "link":
             _drop(element)
             continue
         if tag == "meta" and (element.get("http-equiv") or "").lower() in (
