@@ -25,7 +25,7 @@ where they live.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scrapy_webclean.dedup.fingerprint import Fingerprint, fingerprint
 from scrapy_webclean.dedup.fingerprint import jaccard as estimated_jaccard
@@ -73,12 +73,20 @@ class DedupOptions:
 
 @dataclass(slots=True, frozen=True)
 class Match:
-    """An earlier copy: its key, how it was found (``exact``/``near``) and the evidence."""
+    """An earlier copy: ``key``, the first seen copy of the text (the one a pipeline keeps),
+    how it was found (``exact``/``near``), the evidence, and ``nearest``, the earlier
+    document this text is most like (which may itself be a copy of ``key``; for an exact
+    copy, ``key`` itself)."""
 
     key: str
     kind: str
     containment: float = 1.0
     jaccard: float = 1.0
+    nearest: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.nearest:
+            object.__setattr__(self, "nearest", self.key)
 
 
 class NearDuplicateIndex:
@@ -219,7 +227,7 @@ class NearDuplicateIndex:
             return
         for i, result in enumerate(results):
             if result is not None and result.key in changed:  # it copied a copy
-                results[i] = Match(changed[result.key], result.kind, result.containment)
+                results[i] = replace(result, key=changed[result.key])
         for i, doc_id in added.items():
             first = _key_of(results[i], batch.keys[i])
             if first != firsts[i]:
@@ -256,14 +264,19 @@ class NearDuplicateIndex:
     def _best(
         self, fp: Fingerprint, docs: Iterable[StoredDoc | None], counts: dict[int, int]
     ) -> Match | None:
-        """The first of the documents (in insertion order) that ``fp`` copies."""
+        """The copy among ``docs`` that ``fp`` is most like (by the estimated Jaccard, then
+        the shared sentences; the earlier on a tie), naming the first copy of its text."""
+        best: Match | None = None
         for doc in docs:
             if doc is None:
                 continue
             match = self._compare(fp, doc, counts)
-            if match is not None:
-                return match  # candidates are in insertion order: the first copy wins
-        return None
+            if match is not None and (
+                best is None
+                or (match.jaccard, match.containment) > (best.jaccard, best.containment)
+            ):
+                best = match
+        return best
 
     def _banded(self, fp: Fingerprint) -> bool:
         # Enough long sentences for the fingerprints to find any copy of a text: the LSH
@@ -313,7 +326,7 @@ class NearDuplicateIndex:
                 and (containment >= opts.min_containment / 2 or not (mine and theirs))
             )
         ):
-            return Match(doc.first, "near", round(containment, 3), round(jaccard, 3))
+            return Match(doc.first, "near", round(containment, 3), round(jaccard, 3), doc.key)
         return None
 
 

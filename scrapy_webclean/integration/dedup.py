@@ -118,7 +118,8 @@ class DedupPipeline:
             self.stats.inc_value(f"{PREFIX}/dropped")
             self.stats.inc_value("webclean/items/dropped/duplicate")
             raise WebcleanDrop(
-                f"webclean: {key} is a {match.kind} duplicate of {match.key}",
+                f"webclean: {key} is a {match.kind} duplicate of {match.key}"
+                + (f" (most like {match.nearest})" if match.nearest != match.key else ""),
                 "duplicate",
                 key,
                 match.key,
