@@ -286,20 +286,30 @@ _BARE_URL_RE = re.compile(r"(?:https?://|www\.)\S+$")
 def is_picture_credit(text: str) -> bool:
     """True for a line that is (or ends with) a picture credit, see :data:`CREDIT_RE`."""
     tail = text[-100:]
-    if (
-        ":" not in tail
-        and "：" not in tail
-        and "архив" not in tail
-        and not _CREDIT_SUFFIX_RE.search(tail[-40:])
-    ):
-        return False
+    if ":" not in tail and "：" not in tail and "архив" not in tail:
+        # Without a colon, only a line ending with an agency's name can be a credit (a
+        # suffix test: this runs on every line of every page).
+        end = tail.rstrip()
+        if end.endswith(")"):
+            end = end[:-1].rstrip()
+        if not end[-_CREDIT_SUFFIX_CHARS:].lower().endswith(_CREDIT_SUFFIXES):
+            return False
     return CREDIT_RE.search(text) is not None
 
 
-_CREDIT_SUFFIX_RE = re.compile(
-    r"(?:images|shutterstock|reuters|photo|afp|istock(?:photo)?|alamy|epa|bloomberg)\s*\)?\s*$",
-    re.I,
+_CREDIT_SUFFIXES = (
+    "images",
+    "shutterstock",
+    "reuters",
+    "photo",
+    "afp",
+    "istock",
+    "istockphoto",
+    "alamy",
+    "epa",
+    "bloomberg",
 )
+_CREDIT_SUFFIX_CHARS = max(map(len, _CREDIT_SUFFIXES))
 
 
 #: Headings that open a block of links or teasers to *other* pages, in several languages.
