@@ -638,7 +638,16 @@ def _best_list(
         child, stop = parent + 1, parent + count
         while child < stop:
             links = link_count[child]
-            if links and anchor_len[child] >= min_anchor_chars * links:
+            # A title-like item: long anchors, or a linked name with more text beside it
+            # (a film's year and rating, a repository's description), which menu entries
+            # lack.
+            if links and (
+                anchor_len[child] >= min_anchor_chars * links
+                or (
+                    anchor_len[child] >= min_anchor_chars / 2
+                    and text_len[child] - anchor_len[child] >= min_anchor_chars
+                )
+            ):
                 classes = (elements[child].get("class") or "").split()
                 key = (tags[child], classes[0] if classes else "")
                 groups.setdefault(key, []).append(text_len[child])
