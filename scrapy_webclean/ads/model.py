@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -41,7 +42,7 @@ from scrapy_webclean.ads.features import (
 )
 from scrapy_webclean.ads.filterlist import FilterList
 from scrapy_webclean.ads.links import ImageLink, image_links
-from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
+from scrapy_webclean.ads.models import _PAGES, _URL, AnchorEntropyModel, UrlRedundancyModel
 from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.text.stopwords import all_stopwords
@@ -159,17 +160,21 @@ class AdImageModel:
         site = site_key(page_url)
         observed: dict[str, _Observed] = {}
         ad_hosts: dict[str, float] = {}
+        described: list[tuple[str, list[str]]] = []
         for link in links:
             key, words, evidence, reasons = self._describe(link, site)
             if link.src not in observed:
                 observed[link.src] = _Observed(link, key, words, evidence, reasons)
                 if evidence >= self.options.ad_threshold:
                     ad_hosts[host_of(link.src)] = 1.0
-            self.entropy.add_link(site, key, words)
+            described.append((key, words))
+        # One read (the matrix cells the page touches) and one write for the whole page.
+        updates = self.entropy.updates(site, described)
         if ad_hosts:
             # Hosts that served ads on this site: their other images are suspect too.
-            self.store.add(site, _AD_HOSTS, ad_hosts.items())
-        self.redundancy.add_page(site, (entry.key for entry in observed.values()))
+            updates.append((_AD_HOSTS, list(ad_hosts.items())))
+        updates += self.redundancy.page_updates(entry.key for entry in observed.values())
+        self.store.add_many(site, updates)
         self._remember(page_url, observed)
 
     def _describe(
@@ -241,29 +246,37 @@ class AdImageModel:
         ):
             return Verdict(True, "ad", 10.0, ("filter_list",))
 
-        if score < opts.ad_threshold and score > 0:
-            img_host = host_of(img_src)
-            if img_host and not same_site(img_host, site):
-                seen = self.store.get(site, _AD_HOSTS, (img_host,))[0]
-                if seen >= opts.ad_host_pages:
-                    reasons.append("serves_ads_here")
-                    score += opts.learned_ad_host_weight
         if score >= opts.ad_threshold:
             return Verdict(True, "ad", score, tuple(reasons))
+        # Everything the verdict may need from the site's statistics, in one read (one
+        # round trip when they live in Redis).
+        img_host = host_of(img_src) if score > 0 else ""
+        ask_host = bool(img_host) and not same_site(img_host, site)
+        gets: list[tuple[str, Sequence[str]]] = [(_PAGES, ("",)), (_URL, (key,)), (_MAIN, (key,))]
+        gets += self.entropy.reads(words)
+        if ask_host:
+            gets.append((_AD_HOSTS, (img_host,)))
+        found, (links_seen,) = self.store.fetch(site, gets, (_URL,))
+        (pages_count,), (url_count,), (in_main,), sums, xlogxs = found[:5]
+        if ask_host and found[5][0] >= opts.ad_host_pages:
+            reasons.append("serves_ads_here")
+            score += opts.learned_ad_host_weight
+            if score >= opts.ad_threshold:
+                return Verdict(True, "ad", score, tuple(reasons))
 
-        pages = self.redundancy.pages(site)
+        pages = int(pages_count)
         certain = pages >= opts.min_pages
         if certain:
-            share = self.redundancy.redundancy(site, (key,))[0]
+            share = UrlRedundancyModel.share(url_count, pages)
             if _lower_bound(share, pages, opts.redundancy_z) >= opts.redundancy_threshold:
                 reasons.append("redundant")
                 score += share
-        entropy = self.entropy.entropy(site, words, self.redundancy.links(site))
+        entropy = AnchorEntropyModel.entropy_of(sums, xlogxs, links_seen)
         if entropy >= opts.entropy_threshold and certain:
             reasons.append("anchor_entropy")
             score += entropy
         if "redundant" in reasons or "anchor_entropy" in reasons:
-            if self.store.get(site, _MAIN, (key,))[0] > 0:
+            if in_main > 0:
                 reasons.append("in_main_content")
                 return Verdict(False, "content", score, tuple(reasons), certain)
             return Verdict(opts.drop_template, "template", score, tuple(reasons), certain)

@@ -41,8 +41,17 @@ class UrlRedundancyModel:
 
     def add_page(self, site: str, keys: Iterable[str]) -> None:
         """Count one more page of ``site`` and the (distinct) image keys on it."""
-        self.store.add(site, _PAGES, (("", 1.0),))
-        self.store.add(site, _URL, ((key, 1.0) for key in set(keys)))
+        self.store.add_many(site, self.page_updates(keys))
+
+    @staticmethod
+    def page_updates(keys: Iterable[str]) -> list[tuple[str, list[tuple[str, float]]]]:
+        """The counter updates of :meth:`add_page`, for the store's ``add_many``."""
+        return [(_PAGES, [("", 1.0)]), (_URL, [(key, 1.0) for key in set(keys)])]
+
+    @staticmethod
+    def share(count: float, pages: int) -> float:
+        """``p(u)`` from the key's count and the site's pages."""
+        return min(count / pages, 1.0) if pages else 0.0
 
     def redundancy(self, site: str, keys: Sequence[str]) -> list[float]:
         """``p(u)`` (0-1) for each key; 0 before any page of the site was seen."""
@@ -64,20 +73,32 @@ class AnchorEntropyModel:
 
     def add_link(self, site: str, key: str, words: Iterable[str]) -> None:
         """Add one occurrence of link ``key`` described by ``words``."""
-        counts = Counter(words)
-        if not counts:
-            return
-        pairs = [f"{word}\x00{key}" for word in counts]
+        self.store.add_many(site, self.updates(site, [(key, words)]))
+
+    def updates(
+        self, site: str, links: Iterable[tuple[str, Iterable[str]]]
+    ) -> list[tuple[str, list[tuple[str, float]]]]:
+        """The counter updates that add the occurrences of links ``(key, words)`` (a
+        page's), for the store's ``add_many``: one read of the matrix cells they touch."""
+        cells: Counter[str] = Counter()
+        for key, words in links:
+            for word in words:
+                cells[f"{word}\x00{key}"] += 1
+        if not cells:
+            return []
+        pairs = list(cells)
         old = self.store.get(site, _TF, pairs)
-        self.store.add(site, _TF, zip(pairs, map(float, counts.values()), strict=True))
-        sums = []
-        xlogx = []
-        for (word, tf), before in zip(counts.items(), old, strict=True):
-            after = before + tf
-            sums.append((word, float(tf)))
-            xlogx.append((word, _xlogx(after) - _xlogx(before)))
-        self.store.add(site, _SUM, sums)
-        self.store.add(site, _XLOGX, xlogx)
+        sums: Counter[str] = Counter()
+        xlogx: dict[str, float] = {}
+        for (pair, tf), before in zip(cells.items(), old, strict=True):
+            word = pair.split("\x00", 1)[0]
+            sums[word] += tf
+            xlogx[word] = xlogx.get(word, 0.0) + _xlogx(before + tf) - _xlogx(before)
+        return [
+            (_TF, [(pair, float(tf)) for pair, tf in cells.items()]),
+            (_SUM, [(word, float(total)) for word, total in sums.items()]),
+            (_XLOGX, list(xlogx.items())),
+        ]
 
     def entropy(self, site: str, words: Sequence[str], links: int) -> float:
         """Mean word entropy (0-1) of a link described by ``words``, ``links`` being the
@@ -85,14 +106,26 @@ class AnchorEntropyModel:
         unique = list(dict.fromkeys(words))
         if not unique or links < 2:
             return 0.0
-        sums = self.store.get(site, _SUM, unique)
-        xlogxs = self.store.get(site, _XLOGX, unique)
+        (sums, xlogxs), _ = self.store.fetch(site, [(_SUM, unique), (_XLOGX, unique)])
+        return self.entropy_of(sums, xlogxs, links)
+
+    @staticmethod
+    def reads(words: Sequence[str]) -> list[tuple[str, list[str]]]:
+        """What :meth:`entropy_of` needs, for the store's ``fetch`` (distinct words)."""
+        unique = list(dict.fromkeys(words))
+        return [(_SUM, unique), (_XLOGX, unique)]
+
+    @staticmethod
+    def entropy_of(sums: Sequence[float], xlogxs: Sequence[float], links: int) -> float:
+        """:meth:`entropy` from the words' ``S`` and ``T`` counters (see the module)."""
+        if not sums or links < 2:
+            return 0.0
         log_n = math.log(links)
         total = 0.0
         for s, t in zip(sums, xlogxs, strict=True):
             if s > 0:
                 total += max(0.0, (math.log(s) - t / s) / log_n)
-        return min(total / len(unique), 1.0)
+        return min(total / len(sums), 1.0)
 
 
 def _xlogx(x: float) -> float:

@@ -29,6 +29,19 @@ class AdStatsStore(Protocol):
         """How many counters the family holds for ``site``."""
         ...
 
+    def fetch(
+        self, site: str, gets: Sequence[tuple[str, Sequence[str]]], sizes: Sequence[str] = ()
+    ) -> tuple[list[list[float]], list[int]]:
+        """:meth:`get` for each ``(family, keys)`` and :meth:`size` for each family, at
+        once (one round trip for a remote store)."""
+        ...
+
+    def add_many(
+        self, site: str, updates: Sequence[tuple[str, Iterable[tuple[str, float]]]]
+    ) -> None:
+        """:meth:`add` for each ``(family, deltas)``, at once."""
+        ...
+
 
 class MemoryAdStatsStore:
     """In-process :class:`AdStatsStore`, bounded in sites and in keys per family."""
@@ -76,3 +89,17 @@ class MemoryAdStatsStore:
         families = self._sites.get(site)
         counters = families.get(family) if families is not None else None
         return len(counters) if counters else 0
+
+    def fetch(
+        self, site: str, gets: Sequence[tuple[str, Sequence[str]]], sizes: Sequence[str] = ()
+    ) -> tuple[list[list[float]], list[int]]:
+        return (
+            [self.get(site, family, keys) for family, keys in gets],
+            [self.size(site, family) for family in sizes],
+        )
+
+    def add_many(
+        self, site: str, updates: Sequence[tuple[str, Iterable[tuple[str, float]]]]
+    ) -> None:
+        for family, deltas in updates:
+            self.add(site, family, deltas)

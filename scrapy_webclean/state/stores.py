@@ -87,6 +87,40 @@ class BackendAdStatsStore:
     def size(self, site: str, family: str) -> int:
         return self.backend.count_keys(f"ads:{site}:{family}")
 
+    def fetch(
+        self, site: str, gets: Sequence[tuple[str, Sequence[str]]], sizes: Sequence[str] = ()
+    ) -> tuple[list[list[float]], list[int]]:
+        ops: list[tuple[object, ...]] = [
+            ("get_counts", f"ads:{site}:{family}", list(keys)) for family, keys in gets
+        ]
+        ops += [("count_keys", f"ads:{site}:{family}") for family in sizes]
+        results = self.backend.run(ops)
+        return (
+            [list(found) for found in results[: len(gets)]],
+            [int(size) for size in results[len(gets) :]],
+        )
+
+    def add_many(
+        self, site: str, updates: Sequence[tuple[str, Iterable[tuple[str, float]]]]
+    ) -> None:
+        ops: list[tuple[object, ...]] = []
+        due: list[str] = []
+        for family, deltas in updates:
+            listed = list(deltas)
+            if not listed:
+                continue
+            table = f"ads:{site}:{family}"
+            ops.append(("add_counts", table, listed))
+            if self._pruner.due(table):
+                due.append(table)
+        if not ops:
+            return
+        ops += [("count_keys", table) for table in due]
+        results = self.backend.run(ops)
+        for table, size in zip(due, results[len(results) - len(due) :], strict=True):
+            if size is not None and size > self.max_keys:
+                self.backend.keep_top(table, self.max_keys // 2)
+
 
 class BackendTemplateStore:
     """``TemplateStore`` over a backend, at most ``max_keys_per_site`` signatures a site."""
