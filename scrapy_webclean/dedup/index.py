@@ -128,7 +128,7 @@ class NearDuplicateIndex:
             return None
         candidates = sorted(self._candidates(look))
         docs = self.store.docs(candidates)
-        counts = self._counts([fp], docs)
+        counts = self._counts([fp])
         return self._best(fp, docs, counts)
 
     def check_many(self, items: Sequence[tuple[str, str, bool]]) -> list[Match | None]:
@@ -149,7 +149,7 @@ class NearDuplicateIndex:
         wanted = sorted({d for look in looks if look.exact is None for d in self._candidates(look)})
         stored = dict(zip(wanted, store.docs(wanted), strict=True))
         news = [fp for fp, look in zip(fps, looks, strict=True) if look.exact is None]
-        counts = self._counts(news, list(stored.values()))
+        counts = self._counts(news)
         results: list[Match | None] = [None] * len(items)
         batch = _Batch(opts)  # this batch's texts so far, as they will be stored
         for i, ((key, _, only), fp, look) in enumerate(zip(items, fps, looks, strict=True)):
@@ -197,9 +197,6 @@ class NearDuplicateIndex:
         late = [(i, d) for i, d in added.items() if results[i] is None and d > looks[i].count]
         wanted = sorted({e for i, d in late for e in range(looks[i].count, d) if e not in mine})
         stored = dict(zip(wanted, store.docs(wanted), strict=True))
-        if stored:
-            for digest, count in self._counts([], list(stored.values())).items():
-                counts.setdefault(digest, count)
         changed: dict[str, str] = {}  # key of a text of this batch -> the copy it copies
         for i, doc_id in late:
             # (a record of this very text, stored twice by a retried write, is no original)
@@ -249,17 +246,10 @@ class NearDuplicateIndex:
                 candidates.update(posting)
         return candidates
 
-    def _counts(
-        self, fps: Sequence[Fingerprint], docs: Sequence[StoredDoc | None]
-    ) -> dict[int, int]:
-        """Documents per sentence hash of the texts and of their candidates, for the
-        boilerplate rule (one round trip)."""
-        hashes = dict.fromkeys(h for fp in fps for h in fp.sentences)
-        for doc in docs:
-            if doc is not None:
-                hashes.update(dict.fromkeys(doc.sentences.tolist()))
-        wanted = list(hashes)
-        return dict(zip(wanted, self.store.post_counts(wanted), strict=True))
+    def _counts(self, fps: Sequence[Fingerprint]) -> dict[int, int]:
+        """Documents per sentence hash, for the boilerplate rule (one round trip)."""
+        hashes = list(dict.fromkeys(h for fp in fps for h in fp.sentences))
+        return dict(zip(hashes, self.store.post_counts(hashes), strict=True))
 
     def _best(
         self, fp: Fingerprint, docs: Iterable[StoredDoc | None], counts: dict[int, int]
@@ -288,20 +278,20 @@ class NearDuplicateIndex:
         jaccard = estimated_jaccard(fp.signature, doc.signature)
         # Shared long sentences, weighted by their length, as a share of each text's long
         # sentences (boilerplate sentences left out on both sides).
-        limit = opts.boilerplate_docs
-        mine = {
-            digest: chars
-            for digest, chars in zip(fp.sentences, fp.sentence_chars, strict=True)
-            if counts.get(digest, 0) <= limit
-        }
-        theirs = {
-            digest: chars
-            for digest, chars in zip(
-                doc.sentences.tolist(), doc.sentence_chars.tolist(), strict=True
-            )
-            if counts.get(digest, 0) <= limit
-        }
+        mine = dict(zip(fp.sentences, fp.sentence_chars, strict=True))
+        theirs = dict(zip(doc.sentences.tolist(), doc.sentence_chars.tolist(), strict=True))
         shared = mine.keys() & theirs.keys()
+        if shared:
+            # Boilerplate sentences (in more than ``boilerplate_docs`` documents) shared
+            # by the two do not count, on either side. (Counting the candidate's own
+            # sentences too would cost a read of all its sentences' counts, and changed
+            # no answer on the labelled sets.)
+            for digest in list(shared):
+                if counts.get(digest, 0) <= opts.boilerplate_docs:
+                    continue
+                shared.discard(digest)
+                mine.pop(digest, None)
+                theirs.pop(digest, None)
         containment = coverage = 0.0
         if shared:
             common = sum(mine[d] for d in shared)
