@@ -321,10 +321,12 @@ def build_page_model(
     # This loop runs once per element of every page cleaned: it is kept lean on purpose
     # (per-node counts are filled in afterwards from the runs and links, in bulk; one dict
     # lookup per tag gives its class and role in the walk).
-    # The open elements: (node, role in the walk, or _PLAIN when hidden). Only the
-    # children of visible elements are walked, so the owner of a tail is always visible.
-    stack: list[tuple[int, int]] = []
-    push, pop = stack.append, stack.pop
+    # The open elements: their nodes (after -1, the parent of the root) and their roles
+    # in the walk (_PLAIN when hidden), two stacks so that no tuple is built per element.
+    # Only the children of visible elements are walked, so a tail's owner is visible.
+    nodes: list[int] = [-1]
+    roles: list[int] = []
+    push_node, pop_node, push_role, pop_role = nodes.append, nodes.pop, roles.append, roles.pop
     anchor_stack: list[tuple[int, int, str | None]] = []  # (node, first run, href)
     pending_break = False
     pending_space = False
@@ -341,7 +343,7 @@ def build_page_model(
             if info is None:
                 info = _walk_info(tag)
             name, cls, role = info
-            parent = stack[-1][0] if stack else -1
+            parent = nodes[-1]
             is_visible = role != _INVISIBLE
             # (aria-hidden hides from screen readers only: such text is on screen.)
             if is_visible and honor_hidden:
@@ -354,11 +356,12 @@ def build_page_model(
             add_class(cls)
             add_parent(parent)
             add_visible(is_visible)
+            push_node(index)
             if not is_visible:
-                push((index, _PLAIN))
+                push_role(_PLAIN)
                 walker.skip_subtree()
                 continue
-            push((index, role))
+            push_role(role)
             if role:
                 if role == _BREAK:
                     pending_break = True
@@ -388,7 +391,7 @@ def build_page_model(
             raw = el.text
             owner = index
         else:
-            closed, role = pop()
+            closed, role = pop_node(), pop_role()
             if role:
                 if role == _BREAK:
                     pending_break = True
@@ -400,16 +403,18 @@ def build_page_model(
                             -1 if links[-1].node == closed else _find_link(links, closed)
                         ].text = collapse_ws(anchor).strip()
             raw = el.tail
-            if not raw or not stack:
+            owner = nodes[-1]
+            if not raw or owner < 0:
                 continue
-            owner = stack[-1][0]
         # One piece of text, owned by ``owner`` (an element's text or a child's tail).
         if not raw:
             continue
         if raw.isspace():  # indentation between tags: most text nodes, no regex needed
             pending_space = True
             continue
-        text = collapse_ws(raw)
+        # (Printable text has no whitespace but the ASCII space: without a double space it
+        # is collapsed already, the common case, and spared the split and join.)
+        text = raw if raw.isprintable() and "  " not in raw else collapse_ws(raw)
         if pending_space and text[0] != " ":
             text = " " + text
         pending_space = False
