@@ -70,6 +70,20 @@ def test_shared_boilerplate_does_not_make_copies() -> None:
         assert index.check_and_add(str(n), short + "\n" + footer) is None, n
 
 
+def test_a_copy_of_a_copy_names_the_first_and_is_matched_with_the_nearest() -> None:
+    index = NearDuplicateIndex()
+    text = article("en", 4)
+    edited = text + "\nA note from the editors: this story was updated on Friday."
+    assert index.check_and_add("a", text) is None
+    first = index.check("b", edited, add=True)
+    assert first is not None and first.key == "a" and first.nearest == "a"
+    again = index.check("c", edited + " Corrected.", add=True)
+    # Most like "b" (it has the note too), and named by the copy that was kept, "a".
+    assert again is not None and again.key == "a" and again.nearest == "b"
+    exact = index.check("d", text, add=True)
+    assert exact is not None and exact.kind == "exact" and exact.nearest == exact.key == "a"
+
+
 def test_the_first_copy_wins() -> None:
     index = NearDuplicateIndex()
     text = article("en", 3)

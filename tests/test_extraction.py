@@ -165,6 +165,26 @@ def test_page_types() -> None:
     )
 
 
+def test_a_list_of_short_linked_names_with_details_is_a_listing() -> None:
+    films = "".join(
+        f'<li class="item"><a href="/film/{i}"><h3>Picture {i}</h3></a>'
+        f"<span>{2000 + i}</span> <span>1h {40 + i}m</span> <span>Rated 7.{i} by 12K</span></li>"
+        for i in range(12)
+    )
+    html = page(
+        '<nav><a href="/">Home</a> <a href="/films">Films</a></nav>'
+        "<main><h1>Box office chart</h1><p>Our charts rank the films people look up.</p>"
+        f'<ul class="chart">{films}</ul></main>'
+    )
+    result = clean_html(html)
+    assert result.page_type == "listing"
+    assert "Picture 3" in result.text and "Rated 7.9 by 12K" in result.text
+    # A menu of bare links is no listing: its entries have nothing beside the link.
+    menu = "".join(f'<li><a href="/{i}">Section {i}</a></li>' for i in range(12))
+    plain = clean_html(page(f"<article><p>{PROSE}</p><p>{PROSE}</p></article><ul>{menu}</ul>"))
+    assert plain.page_type == "article" and "Section 3" not in plain.text
+
+
 def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
     posts = "".join(
         f'<div class="reply"><div class="author">user{i} · 2026-03-0{i + 1}</div>'

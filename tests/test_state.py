@@ -205,8 +205,13 @@ def test_template_and_image_stores_count_as_in_memory(backend: StateBackend) -> 
         ("get", ("a.com", "word_sum", ["广告"])),
         ("size", ("a.com", "url")),
         ("size", ("b.com", "url")),
+        ("add_many", ("a.com", [("url", [("z.png", 2.0)]), ("word_sum", [("广告", 1.0)])])),
+        ("fetch", ("a.com", [("url", ["x.png", "z.png"]), ("word_sum", ["广告", "无"])], ["url"])),
+        ("fetch", ("b.com", [("url", ["x.png"])], ["url", "word_sum"])),
     ]
     assert replay(BackendAdStatsStore(backend), ad_ops) == replay(MemoryAdStatsStore(), ad_ops)
+    fetched = replay(MemoryAdStatsStore(), ad_ops)[-2]
+    assert fetched == ([[2.0, 2.0], [1.5, 0.0]], [3])
 
 
 def test_counters_stay_bounded_per_site(backend: StateBackend) -> None:

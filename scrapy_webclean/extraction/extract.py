@@ -196,7 +196,17 @@ def extract_main(
     for line, is_noisy in zip(lines, noisy, strict=False):
         inside = any(start <= line.node < end for start, end in ranges)
         verdict = (
-            _verdict(line, hints[line.node], title, opts, page_type == "listing" or landing, forum)
+            _verdict(
+                line,
+                hints[line.node],
+                title,
+                opts,
+                page_type == "listing" or landing,
+                forum,
+                # (a list's items: their names may be short, as the list's detection
+                # allows; a landing page's: only title-like links)
+                opts.min_item_title_units / (2 if page_type == "listing" else 1),
+            )
             if inside and not is_noisy
             else DROP
         )
@@ -670,13 +680,19 @@ KEEP, DROP, METADATA = 1, 0, 2
 
 
 def _verdict(
-    line: Line, hint: int, title: str, opts: ExtractOptions, listing: bool, forum: bool = False
+    line: Line,
+    hint: int,
+    title: str,
+    opts: ExtractOptions,
+    listing: bool,
+    forum: bool = False,
+    min_link_units: float = 0.0,
 ) -> int:
+    """KEEP, DROP or METADATA for a line of the region. On a listing (or landing) page a
+    linked line of ``min_link_units`` or more is an item's title, not navigation."""
     if hint == STRONG_NEGATIVE:
         return DROP
-    if line.link_density > opts.max_link_density and not (
-        listing and line.units >= opts.min_item_title_units
-    ):
+    if line.link_density > opts.max_link_density and not (listing and line.units >= min_link_units):
         return DROP
     # A short customised line (headline, date/byline line) is metadata, not body text --
     # except on a forum thread, where who wrote each post and when is part of the thread.
