@@ -173,7 +173,7 @@ def test_a_list_of_short_linked_names_with_details_is_a_listing() -> None:
     )
     html = page(
         '<nav><a href="/">Home</a> <a href="/films">Films</a></nav>'
-        "<main><h1>Box office chart</h1><p>Our charts rank the films people look up.</p>"
+        "<main><h1>Most popular films</h1><p>Our charts rank the films people look up.</p>"
         f'<ul class="chart">{films}</ul></main>'
     )
     result = clean_html(html)

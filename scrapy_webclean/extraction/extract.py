@@ -361,12 +361,15 @@ def _drop_after_related_headings(model: PageModel, lines: list[Line], kept: list
     """A section that opens with a "related"/"you may also like" heading holds teasers of
     other pages, however much prose they carry: drop it. The section is the nearest
     B container above the heading whose first line is the heading; a heading in the middle
-    of a larger container changes nothing."""
-    classes, parents, node_count = model.classes, model.parents, model.node_count
+    of a larger container changes nothing, and neither does an ``<h1>``: the page's own
+    headline names what the page is about."""
+    classes, parents, node_count, tags = model.classes, model.parents, model.node_count, model.tags
     first_line: dict[int, int] = {}
     for i, line in enumerate(lines):
         if line.units > 15 or not RELATED_HEADING_RE.match(line.text):
             continue
+        if _in_h1(model, line):
+            continue  # the page's own headline ("Most popular films") names the page
         section = line.node
         while section > 0 and classes[section] is not TagClass.B:
             section = parents[section]
@@ -388,6 +391,18 @@ def _drop_after_related_headings(model: PageModel, lines: list[Line], kept: list
             if not section <= lines[j].node < end:
                 break
             kept[j] = False
+
+
+def _in_h1(model: PageModel, line: Line) -> bool:
+    """True when the line's text sits in an ``<h1>`` (between its first run's element and
+    the line's node)."""
+    tags, parents = model.tags, model.parents
+    node = model.runs[line.first_run].owner
+    while node >= line.node and node > 0:
+        if tags[node] == "h1":
+            return True
+        node = parents[node]
+    return False
 
 
 def _second_opinion(
