@@ -363,7 +363,7 @@ def _drop_after_related_headings(model: PageModel, lines: list[Line], kept: list
     B container above the heading whose first line is the heading; a heading in the middle
     of a larger container changes nothing, and neither does an ``<h1>``: the page's own
     headline names what the page is about."""
-    classes, parents, node_count, tags = model.classes, model.parents, model.node_count, model.tags
+    classes, parents, node_count = model.classes, model.parents, model.node_count
     first_line: dict[int, int] = {}
     for i, line in enumerate(lines):
         if line.units > 15 or not RELATED_HEADING_RE.match(line.text):
