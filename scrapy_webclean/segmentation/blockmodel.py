@@ -66,13 +66,19 @@ class TextRun:
 
 @dataclass(slots=True)
 class LinkRef:
-    """An ``<a href>``: node index of the ``<a>``, absolute URL, anchor text, and how many
-    text runs precede it (its place in reading order)."""
+    """An ``<a href>``: node index of the ``<a>``, the ``href`` as written, anchor text, and
+    how many text runs precede it (its place in reading order); :attr:`url` is absolute."""
 
     node: int
-    url: str
+    href: str
     at_run: int
     text: str = ""
+    resolver: UrlResolver | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def url(self) -> str:
+        """The absolute URL (resolved when asked: most pages' links never are)."""
+        return self.resolver(self.href) if self.resolver is not None else self.href
 
 
 @dataclass(slots=True)
@@ -369,7 +375,7 @@ def build_page_model(
                     href = el.get("href")
                     href = href.strip() if href else None
                     if href and not href.startswith(("javascript:", "#")):
-                        links.append(LinkRef(index, resolve(href), len(runs)))
+                        links.append(LinkRef(index, href, len(runs), resolver=resolve))
                     else:
                         href = None
                     anchor_stack.append((index, len(runs), href))
