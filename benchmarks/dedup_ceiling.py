@@ -155,8 +155,8 @@ def best_recall(copies: list[Pairs], masks: list[int], precision: float) -> tupl
 
 
 def witnesses(rows: list[Pairs], copies: list[Pairs], masks: list[int], left_out: set[int]) -> str:
-    """The forced false positives of the best choice, each with the weakest copy caught that
-    forces it."""
+    """The forced false positives of the best choice, each with the most similar copy caught
+    that forces it and its pair that is at least as similar."""
     lines = [
         "| unrelated document (type) | earlier document | J | C "
         "| copy that forces it (type) | its J | its C |",
@@ -172,11 +172,12 @@ def witnesses(rows: list[Pairs], copies: list[Pairs], masks: list[int], left_out
         ]
         if not forcing:
             continue
-        j, c, earlier = max(row.cross)
-        (tj, tc), weakest = max(forcing, key=lambda x: x[0])
+        (tj, tc), strongest = max(forcing, key=lambda x: x[0])
+        # The pair with an earlier document that is at least as similar, by both measures.
+        j, c, earlier = max(p for p in row.cross if p[0] >= tj and p[1] >= tc)
         lines.append(
             f"| {row.doc.id} ({row.doc.type}) | {earlier} | {j:.2f} | {c:.2f} | "
-            f"{weakest.doc.id} ({weakest.doc.type}) | {tj:.2f} | {tc:.2f} |"
+            f"{strongest.doc.id} ({strongest.doc.type}) | {tj:.2f} | {tc:.2f} |"
         )
     return "\n".join(lines)
 
