@@ -42,7 +42,7 @@ from scrapy_webclean.ads.features import (
 )
 from scrapy_webclean.ads.filterlist import FilterList
 from scrapy_webclean.ads.links import ImageLink, image_links
-from scrapy_webclean.ads.models import _PAGES, _URL, AnchorEntropyModel, UrlRedundancyModel
+from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
 from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.text.stopwords import all_stopwords
@@ -252,11 +252,11 @@ class AdImageModel:
         # round trip when they live in Redis).
         img_host = host_of(img_src) if score > 0 else ""
         ask_host = bool(img_host) and not same_site(img_host, site)
-        gets: list[tuple[str, Sequence[str]]] = [(_PAGES, ("",)), (_URL, (key,)), (_MAIN, (key,))]
-        gets += self.entropy.reads(words)
+        gets: list[tuple[str, Sequence[str]]] = [*UrlRedundancyModel.reads(key), (_MAIN, (key,))]
+        gets += AnchorEntropyModel.reads(words)
         if ask_host:
             gets.append((_AD_HOSTS, (img_host,)))
-        found, (links_seen,) = self.store.fetch(site, gets, (_URL,))
+        found, (links_seen,) = self.store.fetch(site, gets, (UrlRedundancyModel.LINKS_FAMILY,))
         (pages_count,), (url_count,), (in_main,), sums, xlogxs = found[:5]
         if ask_host and found[5][0] >= opts.ad_host_pages:
             reasons.append("serves_ads_here")

@@ -48,6 +48,15 @@ class UrlRedundancyModel:
         """The counter updates of :meth:`add_page`, for the store's ``add_many``."""
         return [(_PAGES, [("", 1.0)]), (_URL, [(key, 1.0) for key in set(keys)])]
 
+    #: The family whose size is the number of distinct image keys (:meth:`links`).
+    LINKS_FAMILY = _URL
+
+    @staticmethod
+    def reads(key: str) -> list[tuple[str, tuple[str, ...]]]:
+        """What :meth:`share` needs for image ``key`` (the site's pages, the key's count),
+        for the store's ``fetch``."""
+        return [(_PAGES, ("",)), (_URL, (key,))]
+
     @staticmethod
     def share(count: float, pages: int) -> float:
         """``p(u)`` from the key's count and the site's pages."""
