@@ -10,7 +10,8 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
 from scrapy_webclean.dedup import NearDuplicateIndex, long_sentences
-from scrapy_webclean.dedup.fingerprint import normalize
+from scrapy_webclean.dedup.fingerprint import figures, figures_disagree, normalize
+from scrapy_webclean.dedup.furniture import is_furniture, strip_furniture
 from scrapy_webclean.integration.dedup import DedupPipeline
 
 CONTENT = Path(__file__).resolve().parent.parent / "demo_site" / "content"
@@ -68,6 +69,86 @@ def test_shared_boilerplate_does_not_make_copies() -> None:
     for n in range(1, 12):
         short = paragraphs(article("en", n))[0]
         assert index.check_and_add(str(n), short + "\n" + footer) is None, n
+
+
+def test_reprint_furniture_is_left_out() -> None:
+    lines = [
+        "来源：新华网  编辑：张伟  2022-04-06",
+        "本文转载自人民网，原标题如上。",
+        "声明：本文系转载，版权归原作者所有，如有侵权请联系删除。",
+        "（责任编辑：李娜）",
+        "点击阅读全文，关注新浪网微信公众号获取更多资讯。",
+        "【中新网讯】",
+        "This article first appeared on Example News.",
+        "Copyright 2019 Example Media Group. All rights reserved.",
+    ]
+    for line in lines:
+        assert is_furniture(line), line
+    prose = [
+        "来源于群众的意见，市政府在三个月内逐条作了答复，并在官网上公布了办理结果和下一步计划。",
+        "记者：您怎么看这次调整？",
+        "The source: a leaked memo.",
+        paragraphs(article("en", 1))[0],
+    ]
+    for line in prose:
+        assert not is_furniture(line), line
+    body = article("zh", 2)
+    assert strip_furniture("\n".join([lines[0], body, lines[2], lines[3]])) == body
+    # A page that is nothing but furniture is compared as it is.
+    assert strip_furniture(lines[2] + "\n" + lines[3]) == lines[2] + "\n" + lines[3]
+
+
+def test_a_short_copy_wrapped_in_reprint_lines_is_found() -> None:
+    index = NearDuplicateIndex()
+    short = paragraphs(article("zh", 3))[0].split("。")[0] + "。"  # one sentence
+    assert index.check_and_add("original", short) is None
+    for n in range(4, 10):  # other articles, reprinted with the same lines
+        other = paragraphs(article("zh", n))[0]
+        text = f"本文转载自新浪网，原标题如上。\n{other}\n声明：本文系转载，版权归原作者所有。"
+        assert index.check_and_add(f"other-{n}", text) is None, n
+    reprint = (
+        f"来源：中新网  编辑：刘洋  2021-03-02\n{short}\n"
+        "点击阅读全文，关注中新网微信公众号获取更多资讯。\n（责任编辑：张伟）"
+    )
+    assert index.check_and_add("reprint", reprint) == "original"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_excerpt_of_an_earlier_text_is_a_copy(lang: str) -> None:
+    index = NearDuplicateIndex()
+    text = article(lang, 5)
+    assert index.check_and_add("article", text) is None
+    # One paragraph of it, a small share of the article, is still a copy of it ...
+    excerpt = max(paragraphs(text)[1:], key=len)
+    assert len(excerpt) < 0.3 * len(text)
+    assert index.check_and_add("excerpt", excerpt) == "article"
+    # ... but a new article that quotes a paragraph of it is not.
+    assert index.check_and_add("quoting", article(lang, 6) + "\n" + excerpt) is None
+
+
+def test_reports_from_one_template_with_other_figures_are_not_copies() -> None:
+    index = NearDuplicateIndex()
+    specs = paragraphs(article("zh", 7))[1:4]
+    template = "佳能7D套机最新报价{price}元，经销商{shop}今日表示现货充足并赠送摄影包。"
+    first = "\n".join([template.format(price=14780, shop="北京"), *specs])
+    update = "\n".join([template.format(price=10300, shop="上海"), *specs])
+    assert index.check_and_add("monday", first) is None
+    assert index.check_and_add("friday", update) is None
+    # The same report again, cut short or edited, keeps its figures: a copy.
+    assert index.check_and_add("again", first.replace("赠送", "附送")) == "monday"
+    assert index.check_and_add("cut", first[: int(len(first) * 0.7)]) == "monday"
+
+
+def test_figures() -> None:
+    one = figures(normalize("售价14780元，比上周的15,200元低，镜头15-85mm，ISO 100-6400，1台。"))
+    assert sorted(one) == sorted(
+        int("1" + d) for d in ["14780", "15200", "15", "85", "100", "6400"]
+    )
+    two = figures(normalize("售价10300元，镜头15-85mm，ISO 100-6400。"))
+    assert figures_disagree(one, two)
+    # A truncation that cuts the last figure short, or keeps fewer of them, agrees.
+    assert not figures_disagree(one, figures(normalize("售价14780元，比上周的15,2")))
+    assert not figures_disagree(one, [])
 
 
 def test_a_copy_of_a_copy_names_the_first_and_is_matched_with_the_nearest() -> None:

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+
+from scrapy_webclean.dedup.furniture import strip_furniture
 
 #: Minimum length of a long sentence: CJK characters (the paper's k) / words elsewhere.
 MIN_CJK_CHARS = 9
@@ -27,11 +30,16 @@ MIN_WORDS = 8
 MAX_SENTENCES = 48
 #: Longest long sentences remembered for the candidate look-up.
 LONGEST = 16
+#: Figures kept per document (see :func:`figures`).
+MAX_FIGURES = 24
 #: Shingle length (characters) and MinHash size.
 SHINGLE = 5
 NUM_PERM = 64
 
 _SENTENCE_END_RE = re.compile(r"[。！？!?；;…\n]+|(?<=[^\d\s])\.(?=\s|$)")
+#: A figure: digits, with inner separators ("3.5", "82,484"); at least two characters.
+_FIGURE_RE = re.compile(r"[0-9][0-9.,]*[0-9]")
+_DIGITS_RE = re.compile(r"[0-9]+")
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _WORD_RE = re.compile(r"[^\W_]+")
 _STRIP_RE = re.compile(r"[\W_]+")
@@ -61,6 +69,8 @@ class Fingerprint:
     sentence_chars: list[int]
     #: Hashes of the longest long sentences, longest first (the paper's m longest).
     longest: list[int]
+    #: The figures the text states (see :func:`figures`).
+    figures: list[int]
 
 
 #: Full-width digits and letters to ASCII: the part of NFKC that changes how a text
@@ -138,12 +148,19 @@ def jaccard(a: npt.NDArray[np.uint32], b: npt.NDArray[np.uint32]) -> float:
 def fingerprint(text: str, keywords: tuple[str, ...] = ()) -> Fingerprint:
     """The fingerprint of a document's main text. With query ``keywords``, long sentences
     come from the logical paragraphs around the paragraphs that name a keyword (section 3),
-    so that a short page on the topic does not degenerate into whole-text comparison."""
+    so that a short page on the topic does not degenerate into whole-text comparison.
+    Editorial furniture (source and editor lines, reprint notices, disclaimers: see
+    :mod:`~scrapy_webclean.dedup.furniture`) is left out first."""
+    text = strip_furniture(text)
     normal = normalize(text)
     compact = _STRIP_RE.sub("", normal)
     source = logical_paragraphs(text, keywords) if keywords else None
     found = long_sentences(_INNER_PUNCT_RE.sub("", normalize(source) if source else normal))
-    hashed = [(_hash64(sentence), min(len(sentence), 65535)) for sentence in found]
+    # Sentences are compared by their words: a copy whose figure was corrected in place
+    # keeps the sentence (the figures themselves are compared apart, see figures_disagree).
+    hashed = [
+        (_hash64(_DIGITS_RE.sub("#", sentence)), min(len(sentence), 65535)) for sentence in found
+    ]
     sample = sorted(hashed)[:MAX_SENTENCES]
     return Fingerprint(
         exact=_hash64(compact),
@@ -152,6 +169,55 @@ def fingerprint(text: str, keywords: tuple[str, ...] = ()) -> Fingerprint:
         length=len(compact),
         sentence_chars=[chars for _, chars in sample],
         longest=[digest for digest, _ in hashed[:LONGEST]],
+        figures=figures(normal),
+    )
+
+
+def figures(normal: str) -> list[int]:
+    """The figures (numbers of two digits or more) a normalised text states, at most
+    :data:`MAX_FIGURES`: those with the smallest codes, a sample two texts agree on. A figure
+    is coded as an integer: its digits (separators left out) behind a leading 1, so that
+    :func:`figure_digits` gives them back; a longer figure keeps its last 17 digits."""
+    found = set(_FIGURE_RE.findall(normal))
+    if not found:
+        return []
+    codes = {int("1" + figure.replace(".", "").replace(",", "")[-17:]) for figure in found}
+    return sorted(codes, key=_figure_order)[:MAX_FIGURES]
+
+
+def figure_digits(code: int) -> str:
+    """The digits of a figure coded by :func:`figures`."""
+    return str(code)[1:]
+
+
+def _figure_order(code: int) -> int:
+    return (code * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+
+
+def figures_disagree(mine: Sequence[int], theirs: Sequence[int]) -> bool:
+    """Whether each of two texts states a figure the other does not (with
+    :class:`~scrapy_webclean.dedup.NearDuplicateIndex`'s other test, in words of its own:
+    two reports from one template, a price update, a match line-up, not one report twice).
+    An edited copy keeps the figures of what it keeps; a truncation may cut the last
+    figure short, so a figure inside one of the other's does not count as its own. The two
+    samples are compared where both are complete (below the smaller of their cut-offs)."""
+    if not mine or not theirs:
+        return False
+    mine_set, theirs_set = set(mine), set(theirs)
+    limit = min(
+        _figure_order(mine[-1]) if len(mine) >= MAX_FIGURES else 1 << 64,
+        _figure_order(theirs[-1]) if len(theirs) >= MAX_FIGURES else 1 << 64,
+    )
+    return _owns(mine_set - theirs_set, theirs_set, limit) and _owns(
+        theirs_set - mine_set, mine_set, limit
+    )
+
+
+def _owns(own: set[int], other: set[int], limit: int) -> bool:
+    digits = [figure_digits(code) for code in other]
+    return any(
+        _figure_order(code) <= limit and not any(figure_digits(code) in d for d in digits)
+        for code in own
     )
 
 

@@ -10,15 +10,23 @@ Three ways to find the earlier copy, cheapest first:
 3. **MinHash LSH** (datasketch) on character shingles: partial copies whose sentences were
    all touched (edits inside every sentence, new punctuation).
 
+Texts are compared without their editorial furniture (source and editor lines, reprint
+notices, disclaimers: :mod:`~scrapy_webclean.dedup.furniture`), which a reprint adds and
+thousands of unrelated pages share.
+
 Every candidate is then checked: by the share of its long sentences the two documents
 have in common (of the shorter one's, and of the longer one's, so that a truncated copy
 matches and a page quoting one paragraph of another does not), and by the Jaccard
-similarity estimated from the two MinHash signatures. The first document seen wins: a later
-copy names it.
+similarity estimated from the two MinHash signatures. A new text whose long sentences are
+all in an earlier one is an excerpt of it, a copy however short. Two texts that each state
+a figure the other does not (a price, a score, a date) in sentences of their own are two
+reports from one template, not copies, however much text they share; a copy whose figure
+was corrected in place changes no sentence (sentences are compared by their words). The first document seen wins: a later copy names
+it.
 
 Memory per document: an exact-hash entry, up to ``index_sentences + sample_sentences``
-postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes, a ``NUM_PERM`` x 4-byte
-signature, and LSH band keys for texts with few long sentences; see ``DedupStore`` for
+postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes, up to ``MAX_FIGURES`` 8-byte
+figures, a ``NUM_PERM`` x 4-byte signature, and LSH band keys for texts with few long sentences; see ``DedupStore`` for
 where they live.
 """
 
@@ -27,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from scrapy_webclean.dedup.fingerprint import Fingerprint, fingerprint
+from scrapy_webclean.dedup.fingerprint import Fingerprint, figures_disagree, fingerprint
 from scrapy_webclean.dedup.fingerprint import jaccard as estimated_jaccard
 from scrapy_webclean.dedup.store import (
     DedupStore,
@@ -57,6 +65,12 @@ class DedupOptions:
     #: ... with at least this estimated Jaccard of the shingle sets (sentences shared by
     #: two short texts can be a shared footer).
     min_sentence_jaccard: float = 0.2
+    #: A text whose long sentences are all in an earlier text and make up at least this
+    #: share of it is an excerpt of that text, a copy whatever its length.
+    min_excerpt_share: float = 0.8
+    #: ... and that is at least this share of the earlier text (less is a teaser of it on a
+    #: list page, or a quote).
+    min_excerpt_coverage: float = 0.15
     #: Estimated Jaccard of the shingle sets that alone makes a copy.
     min_jaccard: float = 0.6
     #: Estimated share of the shorter text's shingles found in the longer one (a
@@ -293,19 +307,32 @@ class NearDuplicateIndex:
                 mine.pop(digest, None)
                 theirs.pop(digest, None)
         containment = coverage = 0.0
+        excerpt = False
+        common = sum(mine[d] for d in shared)
+        own, others = sum(mine.values()), sum(theirs.values())
         if shared:
-            common = sum(mine[d] for d in shared)
-            sizes = sorted((sum(mine.values()), sum(theirs.values())))
+            sizes = sorted((own, others))
             containment = common / sizes[0]
             coverage = common / sizes[1]
+            # An excerpt: every long sentence of this text is in the earlier one, and they
+            # are most of this text (a paragraph or two taken from a longer article; a
+            # teaser, a much smaller part of it, is not).
+            excerpt = (
+                common == own
+                and own >= opts.min_excerpt_share * fp.length
+                and coverage >= opts.min_excerpt_coverage
+            )
         # The shingle containment of the shorter text in the longer, from the Jaccard
         # estimate and the two sizes: |A & B| = J / (1 + J) * (|A| + |B|).
         small, large = sorted((max(fp.length, 1), max(doc.length, 1)))
         inside = jaccard / (1 + jaccard) * (small + large) / small if jaccard else 0.0
         if (
-            containment >= opts.min_containment
-            and coverage >= opts.min_coverage
-            and jaccard >= opts.min_sentence_jaccard
+            excerpt
+            or (
+                containment >= opts.min_containment
+                and coverage >= opts.min_coverage
+                and jaccard >= opts.min_sentence_jaccard
+            )
         ) or (
             jaccard >= opts.min_jaccard
             or (
@@ -316,6 +343,14 @@ class NearDuplicateIndex:
                 and (containment >= opts.min_containment / 2 or not (mine and theirs))
             )
         ):
+            # Each with figures and sentences of its own (a corrected figure alone changes
+            # no sentence): two reports from one template, not one report twice.
+            if (
+                common < own
+                and common < others
+                and figures_disagree(fp.figures, doc.figures.tolist())
+            ):
+                return None
             return Match(doc.first, "near", round(containment, 3), round(jaccard, 3), doc.key)
         return None
 

@@ -34,6 +34,8 @@ class StoredDoc:
     sentence_chars: npt.NDArray[np.uint16]
     #: The key of the first copy of this text (its own key when it is the first).
     first: str
+    #: The figures the text states (``fingerprint.figures``).
+    figures: npt.NDArray[np.int64]
 
     @classmethod
     def of(cls, key: str, fp: Fingerprint, first: str) -> StoredDoc:
@@ -45,6 +47,7 @@ class StoredDoc:
             fp.length,
             np.asarray(fp.sentence_chars, dtype=np.uint16),
             first,
+            np.asarray(fp.figures, dtype=np.int64),
         )
 
 
@@ -138,6 +141,8 @@ class MemoryDedupStore:
         self._signatures: list[npt.NDArray[np.uint32]] = []
         self._lengths: list[int] = []
         self._sentence_chars: list[npt.NDArray[np.uint16]] = []
+        # (a document's figures follow its sentence hashes in one array: an array apiece
+        # would cost more than the figures)
         self._exact: dict[int, str] = {}
         self._postings: dict[int, list[int]] = {}
         self._counts: dict[int, int] = {}
@@ -166,13 +171,16 @@ class MemoryDedupStore:
         if not 0 <= doc_id < len(self._keys):
             return None
         key = self._keys[doc_id]
+        chars = self._sentence_chars[doc_id]
+        hashes = self._sentences[doc_id]
         return StoredDoc(
             key,
-            self._sentences[doc_id],
+            hashes[: len(chars)],
             self._signatures[doc_id],
             self._lengths[doc_id],
-            self._sentence_chars[doc_id],
+            chars,
             self._firsts.get(doc_id) or key,
+            hashes[len(chars) :],
         )
 
     def post_counts(self, hashes: Sequence[int]) -> list[int]:
@@ -196,7 +204,7 @@ class MemoryDedupStore:
         self._keys.append(key)
         if first != key:
             self._firsts[doc_id] = first
-        self._sentences.append(np.asarray(fp.sentences, dtype=np.int64))
+        self._sentences.append(np.asarray(fp.sentences + fp.figures, dtype=np.int64))
         self._signatures.append(fp.signature)
         self._lengths.append(fp.length)
         self._sentence_chars.append(np.asarray(fp.sentence_chars, dtype=np.uint16))

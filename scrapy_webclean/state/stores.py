@@ -154,12 +154,14 @@ class BackendTemplateStore:
 # -- the near-duplicate index ------------------------------------------------------------
 
 _HEADER = struct.Struct("<IIiHH")
+_COUNT = struct.Struct("<H")
 _DOCS, _EXACT, _POST, _POSTN, _BAND = "dd:docs", "dd:exact", "dd:post", "dd:postn", "dd:band"
 
 
 def encode_doc(doc: StoredDoc) -> bytes:
     """A stored document as plain bytes: a header, the two keys (UTF-8), the sentence
-    hashes (int64), their lengths (uint16) and the signature (uint32), little-endian."""
+    hashes (int64), their lengths (uint16), the signature (uint32), then the number of
+    figures (uint16) and the figures (int64), little-endian."""
     key, first = doc.key.encode("utf-8"), doc.first.encode("utf-8")
     sentences = np.asarray(doc.sentences, dtype="<i8")
     return b"".join(
@@ -170,6 +172,8 @@ def encode_doc(doc: StoredDoc) -> bytes:
             sentences.tobytes(),
             np.asarray(doc.sentence_chars, dtype="<u2").tobytes(),
             np.asarray(doc.signature, dtype="<u4").tobytes(),
+            _COUNT.pack(len(doc.figures)),
+            np.asarray(doc.figures, dtype="<i8").tobytes(),
         )
     )
 
@@ -187,7 +191,13 @@ def decode_doc(data: bytes) -> StoredDoc:
     chars = np.frombuffer(data, dtype="<u2", count=n, offset=at).astype(np.uint16)
     at += 2 * n
     signature = np.frombuffer(data, dtype="<u4", count=m, offset=at).astype(np.uint32)
-    return StoredDoc(key, sentences, signature, length, chars, first)
+    at += 4 * m
+    figures = np.zeros(0, dtype=np.int64)
+    if at < len(data):  # (records written before figures were kept end here)
+        (f,) = _COUNT.unpack_from(data, at)
+        figures = np.frombuffer(data, dtype="<i8", count=f, offset=at + _COUNT.size)
+        figures = figures.astype(np.int64)
+    return StoredDoc(key, sentences, signature, length, chars, first, figures)
 
 
 class BackendDedupStore:
