@@ -55,7 +55,11 @@ class DedupOptions:
     index_sentences: int = 4
     #: ... and a sample that edits cannot bias: those with the smallest hashes (a bottom-k
     #: sketch of its sentences; near copies share most of it).
-    sample_sentences: int = 6
+    sample_sentences: int = 8
+    #: A new text looks up this many times as many of its sentences as a text posts
+    #: (looking costs no memory, and a copy edited in many sentences keeps few of the
+    #: sentences its original posted).
+    look_factor: int = 4
     #: A sentence in more documents than this is boilerplate.
     boilerplate_docs: int = 5
     #: Long sentences shared, as a share of the document with fewer of them ...
@@ -248,8 +252,8 @@ class NearDuplicateIndex:
         if exact_only:
             return (fp.exact, [], None)
         opts = self.options
-        hashes = dict.fromkeys(fp.longest[: opts.index_sentences * 2])
-        hashes.update(dict.fromkeys(fp.sentences[: opts.sample_sentences * 2]))
+        hashes = dict.fromkeys(fp.longest[: opts.index_sentences * opts.look_factor])
+        hashes.update(dict.fromkeys(fp.sentences[: opts.sample_sentences * opts.look_factor]))
         return (fp.exact, list(hashes), fp.signature)
 
     def _candidates(self, look: Lookup) -> set[int]:
@@ -395,7 +399,10 @@ class _Batch:
             return []
         opts = self.options
         found: set[int] = set()
-        looked = fp.longest[: opts.index_sentences * 2] + fp.sentences[: opts.sample_sentences * 2]
+        wide = opts.look_factor
+        looked = (
+            fp.longest[: opts.index_sentences * wide] + fp.sentences[: opts.sample_sentences * wide]
+        )
         for digest in looked:
             found.update(self._postings.get(digest, ()))
         for at, banded in self._unbanded:

@@ -144,7 +144,9 @@ class MemoryDedupStore:
         # (a document's figures follow its sentence hashes in one array: an array apiece
         # would cost more than the figures)
         self._exact: dict[int, str] = {}
-        self._postings: dict[int, list[int]] = {}
+        # A posting of one document is that document's number (most sentences are in one
+        # document: a list apiece would cost more than the number); of several, a list.
+        self._postings: dict[int, int | list[int]] = {}
         self._counts: dict[int, int] = {}
         self._firsts: dict[int, str] = {}  # copies only: doc -> key of the first copy
         self.lsh = MinHashLSH(num_perm=NUM_PERM, params=(lsh_bands, NUM_PERM // lsh_bands))
@@ -156,7 +158,9 @@ class MemoryDedupStore:
         get, count = self._postings.get, len(self._keys)
         looks = []
         for exact, hashes, signature in queries:
-            postings = [p for p in (get(h) for h in hashes) if p]
+            postings = [
+                [p] if isinstance(p, int) else p for p in (get(h) for h in hashes) if p is not None
+            ]
             similar: list[int] = []
             if signature is not None:
                 lean = LeanMinHash(seed=1, hashvalues=signature, scheme="affine32")
@@ -211,11 +215,13 @@ class MemoryDedupStore:
         for digest in posted:
             posting = self._postings.get(digest)
             if posting is None:
-                self._postings[digest] = [doc_id]
-            else:
-                if len(posting) < POSTING_CAP:
-                    posting.append(doc_id)
-                self._counts[digest] = self._counts.get(digest, 1) + 1
+                self._postings[digest] = doc_id
+                continue
+            if isinstance(posting, int):
+                self._postings[digest] = [posting, doc_id]
+            elif len(posting) < POSTING_CAP:
+                posting.append(doc_id)
+            self._counts[digest] = self._counts.get(digest, 1) + 1
         if banded:
             lean = LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32")
             self.lsh.insert(doc_id, lean, check_duplication=False)
