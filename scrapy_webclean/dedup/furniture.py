@@ -43,12 +43,12 @@ _OPENERS = (
 )
 #: Formulas that mark a line wherever they stand in it (a short line only).
 _INSIDE = r"版权归原作者所有|如有侵权|微信公众号|all rights reserved"
-_FURNITURE_RE = re.compile(r"^\s*(?:" + "|".join(_OPENERS) + ")|" + _INSIDE, re.IGNORECASE)
+_FURNITURE_RE = re.compile(r"^(?:" + "|".join(_OPENERS) + ")|" + _INSIDE, re.IGNORECASE)
 
 
 def is_furniture(line: str) -> bool:
     """Whether a line of text is editorial furniture (see the module docstring)."""
-    stripped = line.strip()
+    stripped = line.strip()  # (the formulas are matched at its start)
     if not stripped or len(stripped) > MAX_CHARS:
         return False
     return _FURNITURE_RE.search(stripped) is not None

@@ -74,7 +74,7 @@ class DedupOptions:
     min_excerpt_share: float = 0.8
     #: ... and that is at least this share of the earlier text (less is a teaser of it on a
     #: list page, or a quote).
-    min_excerpt_coverage: float = 0.15
+    min_excerpt_coverage: float = 0.25
     #: Estimated Jaccard of the shingle sets that alone makes a copy.
     min_jaccard: float = 0.6
     #: Estimated share of the shorter text's shingles found in the longer one (a
