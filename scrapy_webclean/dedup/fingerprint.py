@@ -179,8 +179,6 @@ def figures(normal: str) -> list[int]:
     is coded as an integer: its digits (separators left out) behind a leading 1, so that
     :func:`figure_digits` gives them back; a longer figure keeps its last 17 digits."""
     found = set(_FIGURE_RE.findall(normal))
-    if not found:
-        return []
     codes = {int("1" + figure.replace(".", "").replace(",", "")[-17:]) for figure in found}
     return sorted(codes, key=_figure_order)[:MAX_FIGURES]
 

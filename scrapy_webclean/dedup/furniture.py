@@ -57,10 +57,7 @@ def is_furniture(line: str) -> bool:
 def strip_furniture(text: str) -> str:
     """``text`` without its furniture lines; ``text`` itself when nothing else is left (a
     page that is all furniture is compared as it is)."""
-    if len(text) <= MAX_CHARS:
-        if not is_furniture(text):
-            return text
-    elif "\n" not in text:
+    if "\n" not in text:  # one line: kept whatever it is
         return text
     lines = text.split("\n")
     kept = [line for line in lines if not is_furniture(line)]

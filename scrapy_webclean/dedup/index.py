@@ -18,16 +18,16 @@ Every candidate is then checked: by the share of its long sentences the two docu
 have in common (of the shorter one's, and of the longer one's, so that a truncated copy
 matches and a page quoting one paragraph of another does not), and by the Jaccard
 similarity estimated from the two MinHash signatures. A new text whose long sentences are
-all in an earlier one is an excerpt of it, a copy however short. Two texts that each state
-a figure the other does not (a price, a score, a date) in sentences of their own are two
-reports from one template, not copies, however much text they share; a copy whose figure
-was corrected in place changes no sentence (sentences are compared by their words). The first document seen wins: a later copy names
-it.
+all in an earlier one, at least a quarter of it, is an excerpt of it: a copy however short.
+Two texts that each state a figure the other does not (a price, a score, a date) in
+sentences of their own are two reports from one template, not copies, however much text
+they share; a copy whose figure was corrected in place changes no sentence (sentences are
+compared by their words). The first document seen wins: a later copy names it.
 
 Memory per document: an exact-hash entry, up to ``index_sentences + sample_sentences``
 postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes, up to ``MAX_FIGURES`` 8-byte
-figures, a ``NUM_PERM`` x 4-byte signature, and LSH band keys for texts with few long sentences; see ``DedupStore`` for
-where they live.
+figures, a ``NUM_PERM`` x 4-byte signature, and LSH band keys for texts with few long
+sentences; see ``DedupStore`` for where they live.
 """
 
 from __future__ import annotations
@@ -251,10 +251,7 @@ class NearDuplicateIndex:
     def _query(self, fp: Fingerprint, exact_only: bool) -> Query:
         if exact_only:
             return (fp.exact, [], None)
-        opts = self.options
-        hashes = dict.fromkeys(fp.longest[: opts.index_sentences * opts.look_factor])
-        hashes.update(dict.fromkeys(fp.sentences[: opts.sample_sentences * opts.look_factor]))
-        return (fp.exact, list(hashes), fp.signature)
+        return (fp.exact, list(dict.fromkeys(_looked_up(fp, self.options))), fp.signature)
 
     def _candidates(self, look: Lookup) -> set[int]:
         limit = self.options.boilerplate_docs
@@ -359,6 +356,13 @@ class NearDuplicateIndex:
         return None
 
 
+def _looked_up(fp: Fingerprint, opts: DedupOptions) -> list[int]:
+    """The sentence hashes a new text looks up: ``look_factor`` times as many of its
+    longest and of its sample as a text posts (some may be in both)."""
+    wide = opts.look_factor
+    return fp.longest[: opts.index_sentences * wide] + fp.sentences[: opts.sample_sentences * wide]
+
+
 def _key_of(match: Match | None, own: str) -> str:
     return match.key if match is not None else own
 
@@ -399,11 +403,7 @@ class _Batch:
             return []
         opts = self.options
         found: set[int] = set()
-        wide = opts.look_factor
-        looked = (
-            fp.longest[: opts.index_sentences * wide] + fp.sentences[: opts.sample_sentences * wide]
-        )
-        for digest in looked:
+        for digest in _looked_up(fp, opts):
             found.update(self._postings.get(digest, ()))
         for at, banded in self._unbanded:
             for band in band_keys(banded.signature, self._band_count):
