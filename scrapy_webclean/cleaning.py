@@ -15,6 +15,7 @@ from lxml import etree
 
 from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
+from scrapy_webclean.extraction.hints import looks_like_product
 from scrapy_webclean.extraction.lines import Line, build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.html.loader import (
@@ -132,13 +133,18 @@ def _clean(
     site = site_of(url) if template_model is not None else None
     classifier = _classifier(opts.classifier)
     title = pick_title(model)
-    extraction, signatures = _extract(model, url, site, title, opts, classifier, template_model)
+    product = looks_like_product(page.decoded.text)
+    extraction, signatures = _extract(
+        model, url, site, title, opts, classifier, template_model, product
+    )
     if extraction.page_type == "other" and model.hidden_nodes:
         # Nothing readable on show, but hidden elements: a script-driven page that ships
         # its content hidden. Read it as a browser would after the script ran.
         model = build_page_model(page.root, url, opts.custom_tags, patterns, honor_hidden=False)
         title = pick_title(model)
-        extraction, signatures = _extract(model, url, site, title, opts, classifier, template_model)
+        extraction, signatures = _extract(
+            model, url, site, title, opts, classifier, template_model, product
+        )
     if template_model is not None and site is not None:
         template_model.learn(site, signatures)
     text = extraction.text
@@ -233,6 +239,7 @@ def _extract(
     opts: CleanOptions,
     classifier: QuarkClassifier,
     template_model: TemplateModel | None,
+    product: bool = False,
 ) -> tuple[Extraction, list[int]]:
     """The extraction of one page model, with template flags when learning; returns the
     line signatures the template model learns from."""
@@ -244,7 +251,7 @@ def _extract(
         short = [line.units < SHORT_LINE_UNITS for line in lines]
         template_flags = template_model.template_flags(site, signatures, short)
     extraction = extract_main(
-        model, lines, classifier.noise_re, title, opts.extract, template_flags, url
+        model, lines, classifier.noise_re, title, opts.extract, template_flags, url, product
     )
     return extraction, signatures
 

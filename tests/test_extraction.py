@@ -368,3 +368,44 @@ def test_control_labels_are_not_text() -> None:
     )
     text = clean_html(html).text
     assert "Gallery" not in text and "View Comments" not in text and "Again." in text
+
+
+def test_product_page_keeps_its_description_and_leaves_out_customer_reviews() -> None:
+    from scrapy_webclean.extraction.hints import looks_like_product
+
+    description = (
+        "This stoneware mug is thrown by hand from a clay we mix ourselves, glazed in two "
+        "tones and fired twice, so it keeps your coffee warm for longer than you expect."
+    )
+    reviews = "".join(
+        f'<div class="review-card"><p>{PROSE} Review {i}.</p><p>{PROSE}</p></div>' for i in range(4)
+    )
+    body = (
+        '<div class="gallery"><img src="/m.jpg" alt="Mug"></div>'
+        '<div id="listing-right-column"><h1>Stoneware mug</h1><p>$24.00</p>'
+        "<button>Add to cart</button>"
+        '<div class="content-toggle-details-read-more"><p>'
+        + description
+        + "</p><p>"
+        + description
+        + "</p></div></div>"
+        f'<section id="reviews"><h2>Reviews (4)</h2>{reviews}</section>'
+    )
+    ld = (
+        '<script type="application/ld+json">{"@context": "https://schema.org", '
+        '"@type": "Product", "name": "Stoneware mug", '
+        '"offers": {"@type": "Offer", "price": "24.00"}}</script>'
+    )
+    shop = f"<html><head><title>Mug</title>{ld}</head><body>{body}</body></html>"
+    assert looks_like_product(shop)
+    text = clean_html(shop, "https://shop.example.com/listing/123/stoneware-mug").text
+    assert description in text and "Review 3." not in text
+    # Without the shop's markup the same reviews are ordinary text (a review site's page).
+    assert "Review 3." in clean_html(page(body)).text
+    # A Product without an offer (rating stars for a service page) is no product page; nor
+    # is og:type article.
+    stars = '<script type="application/ld+json">{"@type": "Product", "name": "Pest control"}'
+    assert not looks_like_product(f"<html><head>{stars}</script></head><body></body></html>")
+    og = '<meta property="og:type" content="product.item">'
+    assert looks_like_product(f"<html><head>{og}</head><body></body></html>")
+    assert not looks_like_product('<meta property="og:type" content="article">')

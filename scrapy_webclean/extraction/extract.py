@@ -128,11 +128,14 @@ def extract_main(
     options: ExtractOptions | None = None,
     template_flags: Sequence[bool] | None = None,
     url: str | None = None,
+    product: bool = False,
 ) -> Extraction:
     """Choose the main region of a page and the content lines in it.
 
     ``lines`` are the page's lines (``build_lines``); ``template_flags[i]`` says line ``i``
     recurs across the site's pages (``TemplateModel``): it then counts as boilerplate.
+    ``product`` says the page describes one product (``looks_like_product``): its customer
+    reviews are then read as comments.
     """
     opts = options or ExtractOptions()
     n = len(model)
@@ -145,7 +148,7 @@ def extract_main(
             prose[line.node] += line.units
     _sum_up(prose, parents)
     forum = looks_like_forum(url)
-    hints = node_hints(model, prose, forum)
+    hints = node_hints(model, prose, forum, product)
     noisy = _noise_flags(lines, noise_re, opts)
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]

@@ -21,6 +21,14 @@ _START = r"(?<![a-z0-9])"
 
 #: Reader comments: noise on an article, the content itself on a forum thread.
 COMMENT_RE = re.compile(_START + r"(?:comment|disqus|respond|replies|reply)", re.I)
+#: Customer reviews and ratings: on a product page they are what comments are on an
+#: article (the product's description is the content); elsewhere (a review site, a
+#: product review article) they may be the text itself, so only product pages read them.
+REVIEW_RE = re.compile(
+    _START + r"(?:reviews?(?![a-z])|reviews?-|customer-?reviews?|ratings?(?![a-z])|"
+    r"ratings?-|ugc)",
+    re.I,
+)
 #: Containers that are never main content, whatever they hold.
 STRONG_NEGATIVE_RE = re.compile(
     _START
@@ -28,9 +36,13 @@ STRONG_NEGATIVE_RE = re.compile(
     r"sidebar|side-bar|footer|breadcrumb|newsletter|subscri|cookie|consent|outbrain|"
     r"taboola|promo|sponsor|advert|adsense|dfp|navbar|menu|nav-|navigation|masthead|popup|"
     r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
-    r"pagination|pager|caption|credit|sr-only|visually-?hidden|screen-?reader|a11y-hidden|"
-    r"(?:(?<!by-)side|rail|col-side|right-col|left-col)(?![a-z0-9]|-by-))",
+    r"pagination|pager|caption|credit|sr-only|visually-?hidden|screen-?reader|a11y-hidden)",
     re.I,
+)
+#: Side columns: a sidebar beside an article, but on a product page the column beside
+#: the pictures is the buy box with the product's description.
+SIDE_RE = re.compile(
+    _START + r"(?:(?<!by-)side|rail|col-side|right-col|left-col)(?![a-z0-9]|-by-)", re.I
 )
 #: Containers that rarely hold main content.
 WEAK_NEGATIVE_RE = re.compile(
@@ -83,11 +95,14 @@ _HINTED_TAGS = frozenset(
 _HINT_ATTRIBUTES = frozenset(("class", "id", "role", "itemprop"))
 
 
-def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> list[int]:
+def node_hints(
+    model: PageModel, prose: list[float], forum: bool = False, product: bool = False
+) -> list[int]:
     """Per node: the hint of its nearest hinted ancestor-or-self (one of the constants).
 
     ``prose[i]`` is the prose (in text units) of node ``i``'s subtree; on a ``forum``
-    thread, comment and reply containers are not negative (the posts are the content).
+    thread, comment and reply containers are not negative (the posts are the content); on
+    a ``product`` page, review and rating containers are (``REVIEW_RE``).
     """
     n = len(model)
     total = prose[0] if n else 0.0
@@ -103,7 +118,7 @@ def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> lis
         if tags[i] in _HINTED_TAGS and prose[i] <= limit:
             words = " ".join(value for key, value in elements[i].items() if key in _HINT_ATTRIBUTES)
             if words:
-                own = _classify(words, tags[i], forum)
+                own = _classify(words, tags[i], forum, product)
         # The tags themselves are reliable: only a page that wraps nearly all its prose in
         # one of them is spared.
         if own == NEUTRAL and tags[i] in _NEGATIVE_TAGS and prose[i] <= 0.9 * total:
@@ -118,17 +133,22 @@ def node_hints(model: PageModel, prose: list[float], forum: bool = False) -> lis
 
 
 #: Class tokens that state a relation or a toggle ("has-sidebar", "hide-read-more-ad",
-#: "with-share-bar"), not what the element is: they are not read. Nor are tokens naming
+#: "with-share-bar"), or how a part is shown ("details-read-more-toggle",
+#: "body--truncated"), not what the element is: they are not read. Nor are tokens naming
 #: an embed ("social-media-embed" holds a quoted post: part of the article).
 _STATE_TOKEN_RE = re.compile(
-    r"(?<!\S)(?:(?:has|hide|hidden|with|without)[-_]\S*|\S*embed\S*)", re.I
+    r"(?<!\S)(?:(?:has|hide|hidden|with|without)[-_]\S*|\S*(?:embed|toggle|truncat)\S*)", re.I
 )
 
 
 @lru_cache(maxsize=4096)
-def _classify(words: str, tag: str, forum: bool = False) -> int:
+def _classify(words: str, tag: str, forum: bool = False, product: bool = False) -> int:
     words = _STATE_TOKEN_RE.sub(" ", words)
-    if STRONG_NEGATIVE_RE.search(words) or (not forum and COMMENT_RE.search(words)):
+    if (
+        STRONG_NEGATIVE_RE.search(words)
+        or (not forum and COMMENT_RE.search(words))
+        or (SIDE_RE.search(words) if not product else REVIEW_RE.search(words))
+    ):
         # "post-comments" is a comment section, "article-related" is related links.
         return STRONG_NEGATIVE
     positive = bool(POSITIVE_RE.search(words))
@@ -155,3 +175,53 @@ FORUM_URL_RE = re.compile(
 def looks_like_forum(url: str | None) -> bool:
     """True when the URL follows the path conventions of forum software."""
     return bool(url) and FORUM_URL_RE.search(url) is not None  # type: ignore[arg-type]
+
+
+#: The ``content`` of an ``og:type`` meta tag that names a product.
+_OG_PRODUCT_RE = re.compile(r"""content\s*=\s*["']\s*product""", re.I)
+#: What comes before "Product" when it is a schema.org type: ``"@type": "`` (JSON-LD,
+#: maybe a list, maybe a full URL) or ``itemtype="https://schema.org/`` (microdata).
+_SCHEMA_TYPE_BEFORE_RE = re.compile(
+    r"""(?:"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?|schema\.org/)$"""
+)
+_PRODUCT_TYPES = ("Product", "ProductGroup", "IndividualProduct", "ProductModel")
+#: An offer in JSON-LD or microdata.
+_OFFER_MARKS = ('"offers"', '"Offer"', '"AggregateOffer"', 'itemprop="offers"', 'itemprop="price"')
+#: At most this many occurrences of "og:type" and of "Product" are looked at.
+_MAX_MARKS = 200
+
+
+def looks_like_product(html: str) -> bool:
+    """True when a page's markup says it offers a product for sale: ``og:type``
+    ``product`` (``product.item``, ``product.group``), or a schema.org ``Product`` (JSON-LD
+    or microdata) together with an offer (the markup shops publish for search engines).
+    A ``Product`` without an offer is not enough: service and article pages publish one
+    to get rating stars in search results.
+
+    ``html`` is the page's decoded source. Substring searches of it, with a look at the
+    few characters around each hit, cost far less than walking the parsed tree.
+    """
+    head_end = html.find("</head>")  # (meta tags live in the head)
+    if head_end < 0:
+        head_end = len(html)
+    position = html.find("og:type", 0, head_end)
+    for _ in range(_MAX_MARKS):
+        if position < 0:
+            break
+        start, end = html.rfind("<", 0, position), html.find(">", position)
+        if start >= 0 and _OG_PRODUCT_RE.search(html, start, end if end > 0 else len(html)):
+            return True
+        position = html.find("og:type", position + 7, head_end)
+    position = html.find("Product")
+    for _ in range(_MAX_MARKS):
+        if position < 0:
+            return False
+        end = position + 7
+        while end < len(html) and html[end].isalpha():
+            end += 1
+        if html[position:end] in _PRODUCT_TYPES and _SCHEMA_TYPE_BEFORE_RE.search(
+            html, max(0, position - 40), position
+        ):
+            return any(mark in html for mark in _OFFER_MARKS)
+        position = html.find("Product", end)
+    return False
