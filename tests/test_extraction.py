@@ -409,3 +409,30 @@ def test_product_page_keeps_its_description_and_leaves_out_customer_reviews() ->
     og = '<meta property="og:type" content="product.item">'
     assert looks_like_product(f"<html><head>{og}</head><body></body></html>")
     assert not looks_like_product('<meta property="og:type" content="article">')
+
+
+def test_fill_in_forms_and_footnotes_do_not_take_the_page() -> None:
+    menu = "".join(f'<li><a href="/{i}">Menu entry {i}</a></li>' for i in range(30))
+    steps = "".join(
+        f"<section><h2>Step {i}</h2><div><p>{PROSE} Step {i}.</p></div></section>" for i in range(6)
+    )
+    fields = "".join(f'<label>Field {i}</label><input name="f{i}">' for i in range(5))
+    consent = (
+        "By checking this box, you confirm that you have read and understand this notice; "
+        "sending us an email does not create a client relationship of any kind."
+    )
+    form = f'<form action="/contact">{fields}<p><input type="checkbox">{consent}</p></form>'
+    notes = "".join(f"<p>{mark}{PROSE} Footnote {i}.</p>" for i, mark in enumerate("¹²³*"))
+    html = page(
+        f"<ul>{menu}</ul><div>{steps}</div>"
+        f'<div><div><div class="fine">{notes}</div></div></div>{form}'
+    )
+    text = clean_html(html, "https://example.com/services/insurance").text
+    # The steps, spread over short sections, are the page, beside its fine print (one
+    # container of long paragraphs, which must not take the page); the contact form's
+    # consent notice is not.
+    assert all(f"Step {i}." in text for i in range(6)), text
+    assert "By checking this box" not in text
+    # A form with a single field around long text (a comment kept editable) is content.
+    editable = page(f'<form action="#"><input type="hidden" name="id"><p>{PROSE}</p></form>')
+    assert PROSE in clean_html(editable).text

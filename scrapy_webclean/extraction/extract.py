@@ -485,7 +485,9 @@ def _choose_region(
     classes, parents, node_count = model.classes, model.parents, model.node_count
     candidate = [0.0] * n
     for line, score in zip(lines, scores, strict=False):
-        if score <= 0:
+        if score <= 0 or line.text[:1] in _FOOTNOTE_MARKS:
+            # (Footnotes are the page's fine print: text of the page, never where its
+            # main text lies; a block of them holds long prose in one container.)
             continue
         holder = line.node if classes[line.node] is TagClass.B else parents[line.node]
         if holder < 0:
@@ -523,6 +525,10 @@ def _choose_region(
                 ranges.append((child, child + node_count[child]))
             child += node_count[child]
     return best, ranges, best_score
+
+
+#: First characters of a footnote line: superscript numbers, asterisk, dagger.
+_FOOTNOTE_MARKS = frozenset("¹²³⁴⁵⁶⁷⁸⁹⁰*†‡")
 
 
 def _widen(

@@ -123,6 +123,8 @@ def node_hints(
         # one of them is spared.
         if own == NEUTRAL and tags[i] in _NEGATIVE_TAGS and prose[i] <= 0.9 * total:
             own = STRONG_NEGATIVE
+        if own == NEUTRAL and tags[i] == "form" and prose[i] <= limit and _fill_in(model, i):
+            own = STRONG_NEGATIVE
         # Inside a strong-negative container everything stays negative ("sidebar" holding
         # "post" widgets); otherwise the nearest hinted container decides.
         if inherited == STRONG_NEGATIVE or own == NEUTRAL:
@@ -130,6 +132,21 @@ def node_hints(
         else:
             hints[i] = own
     return hints
+
+
+#: A form to fill in has at least this many fields, and at most this many characters of
+#: text per field (labels, consent and legal notices).
+FORM_MIN_FIELDS = 3
+FORM_MAX_CHARS_PER_FIELD = 300
+
+
+def _fill_in(model: PageModel, node: int) -> bool:
+    """True when a ``<form>`` is one for the reader to fill in (contact, sign-up, quote
+    request): its text is labels and notices, not the page's. Forms that wrap content (a
+    comment kept editable, a list of results with a sort box, an ASP.NET page) have few
+    fields for their text."""
+    fields = sum(1 for _ in model.elements[node].iter("input", "textarea", "select"))
+    return fields >= FORM_MIN_FIELDS and model.text_len[node] <= FORM_MAX_CHARS_PER_FIELD * fields
 
 
 #: Class tokens that state a relation or a toggle ("has-sidebar", "hide-read-more-ad",
