@@ -8,8 +8,9 @@ grouped by block label.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 
 from lxml import etree
 
@@ -133,7 +134,8 @@ def _clean(
     site = site_of(url) if template_model is not None else None
     classifier = _classifier(opts.classifier)
     title = pick_title(model)
-    product = looks_like_product(page.decoded.text)
+    # (asked only when a container's name makes it matter; the answer is kept)
+    product = cache(partial(looks_like_product, page.decoded.text))
     extraction, signatures = _extract(
         model, url, site, title, opts, classifier, template_model, product
     )
@@ -239,7 +241,7 @@ def _extract(
     opts: CleanOptions,
     classifier: QuarkClassifier,
     template_model: TemplateModel | None,
-    product: bool = False,
+    product: Callable[[], bool] | None = None,
 ) -> tuple[Extraction, list[int]]:
     """The extraction of one page model, with template flags when learning; returns the
     line signatures the template model learns from."""

@@ -30,7 +30,7 @@ finally "content" when most of its text was kept here.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
@@ -128,14 +128,14 @@ def extract_main(
     options: ExtractOptions | None = None,
     template_flags: Sequence[bool] | None = None,
     url: str | None = None,
-    product: bool = False,
+    product: Callable[[], bool] | None = None,
 ) -> Extraction:
     """Choose the main region of a page and the content lines in it.
 
     ``lines`` are the page's lines (``build_lines``); ``template_flags[i]`` says line ``i``
     recurs across the site's pages (``TemplateModel``): it then counts as boilerplate.
-    ``product`` says the page describes one product (``looks_like_product``): its customer
-    reviews are then read as comments.
+    ``product()`` says whether the page sells one product (``looks_like_product``): its
+    customer reviews are then read as comments; it is called only when that matters.
     """
     opts = options or ExtractOptions()
     n = len(model)

@@ -11,6 +11,7 @@ prose (``prose`` per node, in text units): wrappers often carry layout words
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from scrapy_webclean.segmentation.blockmodel import PageModel
@@ -96,13 +97,18 @@ _HINT_ATTRIBUTES = frozenset(("class", "id", "role", "itemprop"))
 
 
 def node_hints(
-    model: PageModel, prose: list[float], forum: bool = False, product: bool = False
+    model: PageModel,
+    prose: list[float],
+    forum: bool = False,
+    product: Callable[[], bool] | None = None,
 ) -> list[int]:
     """Per node: the hint of its nearest hinted ancestor-or-self (one of the constants).
 
     ``prose[i]`` is the prose (in text units) of node ``i``'s subtree; on a ``forum``
     thread, comment and reply containers are not negative (the posts are the content); on
-    a ``product`` page, review and rating containers are (``REVIEW_RE``).
+    a product page, review and rating containers are (``REVIEW_RE``) and side columns
+    are not. ``product()`` says whether the page is a product's; it is asked only when a
+    container's words make it matter (the look at the page's markup costs time).
     """
     n = len(model)
     total = prose[0] if n else 0.0
@@ -118,7 +124,9 @@ def node_hints(
         if tags[i] in _HINTED_TAGS and prose[i] <= limit:
             words = " ".join(value for key, value in elements[i].items() if key in _HINT_ATTRIBUTES)
             if words:
-                own = _classify(words, tags[i], forum, product)
+                own, side, review = _classify_parts(words, tags[i], forum)
+                if side or review:
+                    own = _resolve(own, side, review, product is not None and product())
         # The tags themselves are reliable: only a page that wraps nearly all its prose in
         # one of them is spared.
         if own == NEUTRAL and tags[i] in _NEGATIVE_TAGS and prose[i] <= 0.9 * total:
@@ -158,24 +166,38 @@ _STATE_TOKEN_RE = re.compile(
 )
 
 
-@lru_cache(maxsize=4096)
 def _classify(words: str, tag: str, forum: bool = False, product: bool = False) -> int:
-    words = _STATE_TOKEN_RE.sub(" ", words)
-    if (
-        STRONG_NEGATIVE_RE.search(words)
-        or (not forum and COMMENT_RE.search(words))
-        or (SIDE_RE.search(words) if not product else REVIEW_RE.search(words))
-    ):
-        # "post-comments" is a comment section, "article-related" is related links.
+    """The hint of a container named ``words`` (its class, id, role and itemprop)."""
+    hint, side, review = _classify_parts(words, tag, forum)
+    return _resolve(hint, side, review, product)
+
+
+def _resolve(hint: int, side: bool, review: bool, product: bool) -> int:
+    """A side column is strong negative except on a product page (the buy box), reviews
+    only on one (comments on the product)."""
+    if hint != STRONG_NEGATIVE and ((side and not product) or (review and product)):
         return STRONG_NEGATIVE
+    return hint
+
+
+@lru_cache(maxsize=4096)
+def _classify_parts(words: str, tag: str, forum: bool = False) -> tuple[int, bool, bool]:
+    """The hint of a container's words whatever the page, and whether they name a side
+    column and reviews (which depend on whether the page is a product's)."""
+    words = _STATE_TOKEN_RE.sub(" ", words)
+    side = SIDE_RE.search(words) is not None
+    review = REVIEW_RE.search(words) is not None
+    if STRONG_NEGATIVE_RE.search(words) or (not forum and COMMENT_RE.search(words)):
+        # "post-comments" is a comment section, "article-related" is related links.
+        return STRONG_NEGATIVE, side, review
     positive = bool(POSITIVE_RE.search(words))
     if WEAK_NEGATIVE_RE.search(words) and not positive:
-        return WEAK_NEGATIVE
+        return WEAK_NEGATIVE, side, review
     if positive:
-        return POSITIVE
+        return POSITIVE, side, review
     if tag in ("nav", "aside", "footer"):
-        return STRONG_NEGATIVE
-    return NEUTRAL
+        return STRONG_NEGATIVE, side, review
+    return NEUTRAL, side, review
 
 
 #: URL paths of forum and Q&A software (Discourse, phpBB, vBulletin, XenForo, Discuz!,
