@@ -36,22 +36,42 @@ MAX_FIGURES = 24
 SHINGLE = 5
 NUM_PERM = 64
 
-_SENTENCE_END_RE = re.compile(r"[。！？!?；;…\n]+|(?<=[^\d\s])\.(?=\s|$)")
+
+def _runs(chars: str) -> str:
+    """A run of the characters of the class ``chars``: ``[chars]+``, written
+    ``[chars][chars]*``, the same pattern, because the regex engine scans fast for a
+    pattern that opens with a character class (and not for one that opens with a repeat)."""
+    return f"[{chars}][{chars}]*"
+
+
+_ENDS = "。！？!?；;…\n"
+#: A sentence end: a run of end marks, or a full stop after a word (not in "3.5", "a . b").
+#: (One class opens the pattern, the full stop included, for the same fast scan.)
+_SENTENCE_END_RE = re.compile(rf"[{_ENDS}.](?:(?<=[{_ENDS}])[{_ENDS}]*|(?<=[^\d\s]\.)(?=\s|$))")
 #: A figure: digits, with inner separators ("3.5", "82,484"); at least two characters.
 _FIGURE_RE = re.compile(r"[0-9][0-9.,]*[0-9]")
-_DIGITS_RE = re.compile(r"[0-9]+")
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_WORD_RE = re.compile(r"[^\W_]+")
-_STRIP_RE = re.compile(r"[\W_]+")
+_DIGITS_RE = re.compile(_runs("0-9"))
+_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_CJK_RUN_RE = re.compile(_runs(_CJK))
+#: At least MIN_CJK_CHARS CJK characters (matched from the start: stops at the last one).
+_ENOUGH_CJK_RE = re.compile(f"(?:[^{_CJK}]*[{_CJK}]){{{MIN_CJK_CHARS}}}")
+_WORD_RE = re.compile(_runs(r"^\W_"))
+#: At least MIN_WORDS words (matched from the start; a word is a whole run of word
+#: characters, as _WORD_RE finds them, since each must end at a non-word character).
+_ENOUGH_WORDS_RE = re.compile(rf"[\W_]*(?:[^\W_]+(?:[\W_]+|\Z)){{{MIN_WORDS}}}")
+_STRIP_RE = re.compile(_runs(r"\W_"))
 #: Punctuation inside sentences (not the sentence ends): dropped before the sentences are
 #: compared, so that a reformatted copy's "，" and "," agree.
-_INNER_PUNCT_RE = re.compile(r"[，、：:“”‘’\"'（）()《》〈〉【】\[\]「」『』«»·,\-–—/]+")
+_INNER_PUNCT_RE = re.compile(_runs(r"，、：:“”‘’\"'（）()《》〈〉【】\[\]「」『』«»·,\-–—/"))
 
 _BASE = np.uint64(1_000_003)
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio: a multiplicative mixer
 _BIN_BITS = NUM_PERM.bit_length() - 1  # NUM_PERM is a power of two
 #: The value of a bin no shingle fell into.
 EMPTY = np.uint32(0xFFFFFFFF)
+_EMPTY_SIGNATURE: npt.NDArray[np.uint32] = np.full(NUM_PERM, EMPTY, dtype=np.uint32)
+_MIX_SHIFT = np.uint64(29)
+_BIN_SHIFT = np.uint64(64 - _BIN_BITS)
 
 
 @dataclass(slots=True)
@@ -104,10 +124,12 @@ def long_sentences(text: str) -> list[str]:
         if len(piece) < MIN_CJK_CHARS:  # too short for either kind of long sentence
             continue
         if piece.isascii():
-            long = len(_WORD_RE.findall(piece)) >= MIN_WORDS
+            long = _ENOUGH_WORDS_RE.match(piece) is not None
+        elif _ENOUGH_CJK_RE.match(piece) is not None:
+            long = True
         else:
-            cjk = len(_CJK_RE.findall(piece))
-            long = cjk >= MIN_CJK_CHARS or len(_WORD_RE.findall(piece)) - cjk >= MIN_WORDS
+            cjk = sum(map(len, _CJK_RUN_RE.findall(piece)))
+            long = len(_WORD_RE.findall(piece)) - cjk >= MIN_WORDS
         if long:
             found.setdefault("".join(piece.split()), None)
     return sorted(found, key=len, reverse=True)
@@ -124,15 +146,19 @@ def signature(compact: str) -> npt.NDArray[np.uint32]:
     if len(codes) < SHINGLE:
         codes = np.concatenate([codes, np.zeros(SHINGLE - len(codes), dtype=np.uint64)])
     count = len(codes) - SHINGLE + 1
-    hashes = np.zeros(count, dtype=np.uint64)
-    for offset in range(SHINGLE):
-        hashes = hashes * _BASE + codes[offset : offset + count]
+    # (Horner's rule, in place: ((c0 * B + c1) * B + ...) * B + c4)
+    hashes = codes[:count] * _BASE
+    for offset in range(1, SHINGLE - 1):
+        hashes += codes[offset : offset + count]
+        hashes *= _BASE
+    hashes += codes[SHINGLE - 1 :]
     hashes *= _MIX
-    hashes ^= hashes >> np.uint64(29)
+    hashes ^= hashes >> _MIX_SHIFT
     hashes *= _MIX
-    bins = (hashes >> np.uint64(64 - _BIN_BITS)).astype(np.intp)
-    values = (hashes & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    result = np.full(NUM_PERM, EMPTY, dtype=np.uint32)
+    # (the bin numbers, below NUM_PERM, read as signed integers in place: a valid index)
+    bins = (hashes >> _BIN_SHIFT).view(np.int64)
+    values = hashes.astype(np.uint32)  # the low 32 bits
+    result: npt.NDArray[np.uint32] = _EMPTY_SIGNATURE.copy()
     np.minimum.at(result, bins, values)
     return result
 
@@ -145,6 +171,18 @@ def jaccard(a: npt.NDArray[np.uint32], b: npt.NDArray[np.uint32]) -> float:
     return int(np.count_nonzero((a == b) & filled)) / total if total else 0.0
 
 
+def jaccards(
+    signature: npt.NDArray[np.uint32], others: Sequence[npt.NDArray[np.uint32]]
+) -> list[float]:
+    """:func:`jaccard` of ``signature`` with each of ``others``."""
+    if signature.max() != EMPTY:
+        # Every bin of this text filled, so every bin is filled in one text or the other:
+        # the share of agreeing bins is all there is to count (the common case, cheaper).
+        size = len(signature)
+        return [np.count_nonzero(signature == other) / size for other in others]
+    return [jaccard(signature, other) for other in others]
+
+
 def fingerprint(text: str, keywords: tuple[str, ...] = ()) -> Fingerprint:
     """The fingerprint of a document's main text. With query ``keywords``, long sentences
     come from the logical paragraphs around the paragraphs that name a keyword (section 3),
@@ -153,13 +191,20 @@ def fingerprint(text: str, keywords: tuple[str, ...] = ()) -> Fingerprint:
     :mod:`~scrapy_webclean.dedup.furniture`) is left out first."""
     text = strip_furniture(text)
     normal = normalize(text)
-    compact = _STRIP_RE.sub("", normal)
     source = logical_paragraphs(text, keywords) if keywords else None
-    found = long_sentences(_INNER_PUNCT_RE.sub("", normalize(source) if source else normal))
+    compared = _INNER_PUNCT_RE.sub("", normalize(source) if source else normal)
+    # (without the spaces and the inner punctuation first: fewer runs for _STRIP_RE, the
+    # same text in the end)
+    compact = _STRIP_RE.sub("", (normal if source else compared).replace(" ", ""))
+    found = long_sentences(compared)
     # Sentences are compared by their words: a copy whose figure was corrected in place
     # keeps the sentence (the figures themselves are compared apart, see figures_disagree).
+    # (The sentences are masked in one pass: they hold no line break, so no run of digits
+    # crosses one.)
+    masked = _DIGITS_RE.sub("#", "\n".join(found)).split("\n") if found else []
     hashed = [
-        (_hash64(_DIGITS_RE.sub("#", sentence)), min(len(sentence), 65535)) for sentence in found
+        (_hash64(words), min(len(sentence), 65535))
+        for words, sentence in zip(masked, found, strict=True)
     ]
     sample = sorted(hashed)[:MAX_SENTENCES]
     return Fingerprint(
@@ -180,7 +225,10 @@ def figures(normal: str) -> list[int]:
     :func:`figure_digits` gives them back; a longer figure keeps its last 17 digits."""
     found = set(_FIGURE_RE.findall(normal))
     codes = {int("1" + figure.replace(".", "").replace(",", "")[-17:]) for figure in found}
-    return sorted(codes, key=_figure_order)[:MAX_FIGURES]
+    # (by _figure_order, inlined: a code is below 2**64 and the multiplier odd, so no two
+    # codes have the same order)
+    ordered = sorted([((code * _ORDER_MIX) & _MASK64, code) for code in codes])
+    return [code for _, code in ordered[:MAX_FIGURES]]
 
 
 def figure_digits(code: int) -> str:
@@ -188,8 +236,12 @@ def figure_digits(code: int) -> str:
     return str(code)[1:]
 
 
+_ORDER_MIX = 0x9E3779B97F4A7C15
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
 def _figure_order(code: int) -> int:
-    return (code * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    return (code * _ORDER_MIX) & _MASK64
 
 
 def figures_disagree(mine: Sequence[int], theirs: Sequence[int]) -> bool:

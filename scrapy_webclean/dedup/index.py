@@ -34,9 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
 
-from scrapy_webclean.dedup.fingerprint import Fingerprint, figures_disagree, fingerprint
-from scrapy_webclean.dedup.fingerprint import jaccard as estimated_jaccard
+from scrapy_webclean.dedup.fingerprint import Fingerprint, figures_disagree, fingerprint, jaccards
 from scrapy_webclean.dedup.store import (
     DedupStore,
     Lookup,
@@ -164,7 +164,10 @@ class NearDuplicateIndex:
         looks = store.lookup(
             [self._query(fp, only) for fp, (_, _, only) in zip(fps, items, strict=True)]
         )
-        wanted = sorted({d for look in looks if look.exact is None for d in self._candidates(look)})
+        candidates = [
+            sorted(self._candidates(look)) if look.exact is None else [] for look in looks
+        ]
+        wanted = sorted({d for found in candidates for d in found})
         stored = dict(zip(wanted, store.docs(wanted), strict=True))
         news = [fp for fp, look in zip(fps, looks, strict=True) if look.exact is None]
         counts = self._counts(news)
@@ -179,7 +182,7 @@ class NearDuplicateIndex:
                 batch.exact[fp.exact] = key
                 batch.claims.append((i, fp.exact, key))
                 continue
-            docs = [stored.get(d) for d in sorted(self._candidates(look))]
+            docs = [stored.get(d) for d in candidates[i]]
             docs += batch.candidates(fp)
             match = self._best(fp, docs, counts)
             results[i] = match
@@ -201,32 +204,33 @@ class NearDuplicateIndex:
         """Add the batch's new texts, compare them with the documents others added
         meanwhile, then claim their exact hashes (see :meth:`check_many`)."""
         store = self.store
-        firsts = {i: _key_of(results[i], doc.key) for i, doc, _ in batch.docs}
+        firsts = {i: _key_of(results[i], key) for i, key, _, _ in batch.docs}
         doc_ids = store.add(
             [
-                (doc.key, fps[i], posted, self._banded(fps[i]), firsts[i])
-                for i, doc, posted in batch.docs
+                (key, fps[i], posted, self._banded(fps[i]), firsts[i])
+                for i, key, _, posted in batch.docs
             ]
         )
-        added = dict(zip((i for i, _, _ in batch.docs), doc_ids, strict=True))
+        added = dict(zip((i for i, _, _, _ in batch.docs), doc_ids, strict=True))
         # Documents added between a look and this add were added by another process: the
         # one numbered first is the original.
-        mine = set(doc_ids)
         late = [(i, d) for i, d in added.items() if results[i] is None and d > looks[i].count]
-        wanted = sorted({e for i, d in late for e in range(looks[i].count, d) if e not in mine})
-        stored = dict(zip(wanted, store.docs(wanted), strict=True))
         changed: dict[str, str] = {}  # key of a text of this batch -> the copy it copies
-        for i, doc_id in late:
-            # (a record of this very text, stored twice by a retried write, is no original)
-            window = [
-                doc
-                for doc in (stored.get(e) for e in range(looks[i].count, doc_id))
-                if doc is not None and doc.key != batch.keys[i]
-            ]
-            match = self._best(fps[i], window, counts)
-            if match is not None:
-                results[i] = match
-                changed[batch.keys[i]] = match.key
+        if late:
+            mine = set(doc_ids)
+            wanted = sorted({e for i, d in late for e in range(looks[i].count, d) if e not in mine})
+            stored = dict(zip(wanted, store.docs(wanted), strict=True))
+            for i, doc_id in late:
+                # (a record of this very text, stored twice by a retried write, is no original)
+                window = [
+                    doc
+                    for doc in (stored.get(e) for e in range(looks[i].count, doc_id))
+                    if doc is not None and doc.key != batch.keys[i]
+                ]
+                match = self._best(fps[i], window, counts)
+                if match is not None:
+                    results[i] = match
+                    changed[batch.keys[i]] = match.key
         # The exact hashes, claimed last, so each names the text's first copy; a claim
         # held by another already is an exact copy added meanwhile.
         claims = batch.claims + [
@@ -263,7 +267,7 @@ class NearDuplicateIndex:
 
     def _counts(self, fps: Sequence[Fingerprint]) -> dict[int, int]:
         """Documents per sentence hash, for the boilerplate rule (one round trip)."""
-        hashes = list(dict.fromkeys(h for fp in fps for h in fp.sentences))
+        hashes = list(dict.fromkeys(chain.from_iterable(fp.sentences for fp in fps)))
         return dict(zip(hashes, self.store.post_counts(hashes), strict=True))
 
     def _best(
@@ -271,11 +275,17 @@ class NearDuplicateIndex:
     ) -> Match | None:
         """The copy among ``docs`` that ``fp`` is most like (by the estimated Jaccard, then
         the shared sentences; the earlier on a tie), naming the first copy of its text."""
+        found = [doc for doc in docs if doc is not None]
+        if not found:
+            return None
+        # What the comparisons have in common, worked out once: this text's side of the
+        # estimated Jaccard similarities, its long sentences and their length.
+        similarities = jaccards(fp.signature, [doc.signature for doc in found])
+        mine = dict(zip(fp.sentences, fp.sentence_chars, strict=True))
+        own = sum(mine.values())
         best: Match | None = None
-        for doc in docs:
-            if doc is None:
-                continue
-            match = self._compare(fp, doc, counts)
+        for doc, jaccard in zip(found, similarities, strict=True):
+            match = self._compare(fp, doc, counts, jaccard, mine, own)
             if match is not None and (
                 best is None
                 or (match.jaccard, match.containment) > (best.jaccard, best.containment)
@@ -288,12 +298,21 @@ class NearDuplicateIndex:
         # bands (the heaviest part of the index) are kept for texts with few.
         return len(fp.sentences) < self.options.lsh_below_sentences
 
-    def _compare(self, fp: Fingerprint, doc: StoredDoc, counts: dict[int, int]) -> Match | None:
+    def _compare(
+        self,
+        fp: Fingerprint,
+        doc: StoredDoc,
+        counts: dict[int, int],
+        jaccard: float,
+        mine: dict[int, int],
+        own: int,
+    ) -> Match | None:
+        """Whether ``doc`` is a copy of the text of ``fp``, given their estimated Jaccard
+        similarity, the text's long sentences (``mine``: hash -> characters, not changed)
+        and their total length ``own``."""
         opts = self.options
-        jaccard = estimated_jaccard(fp.signature, doc.signature)
         # Shared long sentences, weighted by their length, as a share of each text's long
         # sentences (boilerplate sentences left out on both sides).
-        mine = dict(zip(fp.sentences, fp.sentence_chars, strict=True))
         theirs = dict(zip(doc.sentences.tolist(), doc.sentence_chars.tolist(), strict=True))
         shared = mine.keys() & theirs.keys()
         if shared:
@@ -301,16 +320,17 @@ class NearDuplicateIndex:
             # by the two do not count, on either side. (Counting the candidate's own
             # sentences too would cost a read of all its sentences' counts, and changed
             # no answer on the labelled sets.)
-            for digest in list(shared):
-                if counts.get(digest, 0) <= opts.boilerplate_docs:
-                    continue
-                shared.discard(digest)
-                mine.pop(digest, None)
-                theirs.pop(digest, None)
+            boilerplate = [d for d in shared if counts.get(d, 0) > opts.boilerplate_docs]
+            if boilerplate:
+                mine = mine.copy()
+                for digest in boilerplate:
+                    shared.discard(digest)
+                    del mine[digest], theirs[digest]
+                own = sum(mine.values())
         containment = coverage = 0.0
         excerpt = False
         common = sum(mine[d] for d in shared)
-        own, others = sum(mine.values()), sum(theirs.values())
+        others = sum(theirs.values())
         if shared:
             sizes = sorted((own, others))
             containment = common / sizes[0]
@@ -375,9 +395,13 @@ class _Batch:
         self.options = options
         self.exact: dict[int, str] = {}
         self.claims: list[tuple[int, int, str]] = []  # exact-only: (item, digest, key)
-        self.docs: list[tuple[int, StoredDoc, list[int]]] = []  # (item, doc, posted)
+        #: (item, key, first, posted); each as a StoredDoc when a later text looks
+        self.docs: list[tuple[int, str, str, list[int]]] = []
+        self._stored: dict[int, StoredDoc] = {}
+        self._fps: list[Fingerprint] = []
         self.keys: dict[int, str] = {}
         self._postings: dict[int, list[int]] = {}
+        self._unposted: list[int] = []  # texts not yet in _postings (posted when one looks)
         self._bands: dict[int, list[int]] = {}
         self._unbanded: list[tuple[int, Fingerprint]] = []
         self._band_count = options.lsh_bands
@@ -386,13 +410,13 @@ class _Batch:
         opts = self.options
         posted = dict.fromkeys(fp.longest[: opts.index_sentences])
         posted.update(dict.fromkeys(fp.sentences[: opts.sample_sentences]))
-        doc = StoredDoc.of(key, fp, first)
         at = len(self.docs)
-        self.docs.append((item, doc, list(posted)))
+        self.docs.append((item, key, first, list(posted)))
+        self._fps.append(fp)
         self.keys[item] = key
         self.exact[fp.exact] = first
+        self._unposted.append(at)
         for digest in posted:
-            self._postings.setdefault(digest, []).append(at)
             counts[digest] = counts.get(digest, 0) + 1
         if len(fp.sentences) < opts.lsh_below_sentences:
             self._unbanded.append((at, fp))  # banded when a later text of the batch looks
@@ -402,6 +426,10 @@ class _Batch:
         if not self.docs:
             return []
         opts = self.options
+        for at in self._unposted:
+            for digest in self.docs[at][3]:
+                self._postings.setdefault(digest, []).append(at)
+        self._unposted.clear()
         found: set[int] = set()
         for digest in _looked_up(fp, opts):
             found.update(self._postings.get(digest, ()))
@@ -412,4 +440,11 @@ class _Batch:
         if self._bands:
             for band in band_keys(fp.signature, self._band_count):
                 found.update(self._bands.get(band, ()))
-        return [self.docs[at][1] for at in sorted(found)]
+        return [self._doc(at) for at in sorted(found)]
+
+    def _doc(self, at: int) -> StoredDoc:
+        doc = self._stored.get(at)
+        if doc is None:
+            _, key, first, _ = self.docs[at]
+            doc = self._stored[at] = StoredDoc.of(key, self._fps[at], first)
+        return doc
