@@ -53,12 +53,7 @@ _FIGURE_RE = re.compile(r"[0-9][0-9.,]*[0-9]")
 _DIGITS_RE = re.compile(_runs("0-9"))
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
 _CJK_RUN_RE = re.compile(_runs(_CJK))
-#: At least MIN_CJK_CHARS CJK characters (matched from the start: stops at the last one).
-_ENOUGH_CJK_RE = re.compile(f"(?:[^{_CJK}]*[{_CJK}]){{{MIN_CJK_CHARS}}}")
 _WORD_RE = re.compile(_runs(r"^\W_"))
-#: At least MIN_WORDS words (matched from the start; a word is a whole run of word
-#: characters, as _WORD_RE finds them, since each must end at a non-word character).
-_ENOUGH_WORDS_RE = re.compile(rf"[\W_]*(?:[^\W_]+(?:[\W_]+|\Z)){{{MIN_WORDS}}}")
 _STRIP_RE = re.compile(_runs(r"\W_"))
 #: Punctuation inside sentences (not the sentence ends): dropped before the sentences are
 #: compared, so that a reformatted copy's "，" and "," agree.
@@ -123,13 +118,13 @@ def long_sentences(text: str) -> list[str]:
     for piece in _SENTENCE_END_RE.split(text):
         if len(piece) < MIN_CJK_CHARS:  # too short for either kind of long sentence
             continue
+        # (counted with findall, linear; a pattern that counts by repetition backtracks
+        # without bound on a long run of the other kind of character)
         if piece.isascii():
-            long = _ENOUGH_WORDS_RE.match(piece) is not None
-        elif _ENOUGH_CJK_RE.match(piece) is not None:
-            long = True
+            long = len(_WORD_RE.findall(piece)) >= MIN_WORDS
         else:
             cjk = sum(map(len, _CJK_RUN_RE.findall(piece)))
-            long = len(_WORD_RE.findall(piece)) - cjk >= MIN_WORDS
+            long = cjk >= MIN_CJK_CHARS or len(_WORD_RE.findall(piece)) - cjk >= MIN_WORDS
         if long:
             found.setdefault("".join(piece.split()), None)
     return sorted(found, key=len, reverse=True)

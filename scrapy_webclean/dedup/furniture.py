@@ -43,10 +43,7 @@ _OPENERS = (
 )
 #: Formulas that mark a line wherever they stand in it (a short line only).
 _INSIDE = r"版权归原作者所有|如有侵权|微信公众号|all rights reserved"
-# (Two patterns: the openers tried at the start of the line only, not at every position
-# the search for the inside formulas visits.)
-_OPENER_RE = re.compile("|".join(_OPENERS), re.IGNORECASE)
-_INSIDE_RE = re.compile(_INSIDE, re.IGNORECASE)
+_FURNITURE_RE = re.compile(r"^(?:" + "|".join(_OPENERS) + ")|" + _INSIDE, re.IGNORECASE)
 
 
 def is_furniture(line: str) -> bool:
@@ -54,7 +51,7 @@ def is_furniture(line: str) -> bool:
     stripped = line.strip()  # (the formulas are matched at its start)
     if not stripped or len(stripped) > MAX_CHARS:
         return False
-    return _OPENER_RE.match(stripped) is not None or _INSIDE_RE.search(stripped) is not None
+    return _FURNITURE_RE.search(stripped) is not None
 
 
 def strip_furniture(text: str) -> str:
