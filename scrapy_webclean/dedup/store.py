@@ -2,9 +2,9 @@
 
 Plain data only (integers and arrays of integers), so that a disk or Redis store can hold
 it without pickling anything. The in-memory store is compact: per document an exact-hash
-entry, its sentence hashes and signature in numpy arrays, postings for its longest
+entry, its sentence hashes and signature in numpy arrays, and postings for its longest
 sentences (a posting list stops growing at ``POSTING_CAP``: beyond it the sentence is
-boilerplate anyway) and, for a text with few long sentences, its LSH band keys.
+boilerplate anyway).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+from datasketch import LeanMinHash, MinHashLSH
 
 from scrapy_webclean.dedup.fingerprint import NUM_PERM, Fingerprint
 
@@ -121,34 +122,18 @@ def band_keys(signature: npt.NDArray[np.uint32], bands: int) -> list[int]:
     """One 64-bit key per LSH band of ``signature`` (``bands`` x ``NUM_PERM // bands`` rows):
     two signatures share a key when they agree on every value of that band, the banding of
     datasketch's ``MinHashLSH``, keyed by a hash of our own (no pickles)."""
-    mix, salt = _band_mixers(bands)
-    # (each band's values times the multipliers, summed, modulo 2^64: a matrix product)
-    keys = signature.reshape(bands, NUM_PERM // bands).astype(np.uint64) @ mix
-    keys ^= salt
-    keys_list: list[int] = keys.view(np.int64).tolist()
-    return keys_list
-
-
-_MIXERS: dict[int, tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]] = {}
-
-
-def _band_mixers(bands: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
-    """The row multipliers and the per-band salts of :func:`band_keys` (computed once)."""
-    mixers = _MIXERS.get(bands)
-    if mixers is None:
-        rows = NUM_PERM // bands
-        mix = np.resize(_BAND_MIX, rows) + np.arange(rows, dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            salt = np.arange(bands, dtype=np.uint64) * np.uint64(0xFF51AFD7ED558CCD)
-        mixers = (mix.astype(np.uint64), salt.astype(np.uint64))
-        _MIXERS[bands] = mixers
-    return mixers
+    rows = NUM_PERM // bands
+    table = signature.reshape(bands, rows).astype(np.uint64)
+    mix = np.resize(_BAND_MIX, rows) + np.arange(rows, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        keys = (table * mix).sum(axis=1, dtype=np.uint64)
+        keys ^= np.arange(bands, dtype=np.uint64) * np.uint64(0xFF51AFD7ED558CCD)
+    return [int(k) for k in keys.view(np.int64)]
 
 
 class MemoryDedupStore:
-    """In-process :class:`DedupStore`: numpy arrays per document, and the LSH bands as the
-    persistent stores keep them (:func:`band_keys`: a key per band, the documents under
-    it), in a dict of their own."""
+    """In-process :class:`DedupStore`: numpy arrays per document and datasketch's
+    ``MinHashLSH`` (in its in-memory storage, where nothing is pickled) for the bands."""
 
     def __init__(self, lsh_bands: int = 16) -> None:
         self._keys: list[str] = []
@@ -164,30 +149,22 @@ class MemoryDedupStore:
         self._postings: dict[int, int | list[int]] = {}
         self._counts: dict[int, int] = {}
         self._firsts: dict[int, str] = {}  # copies only: doc -> key of the first copy
-        # Band key -> the documents with that band (one: its number; several: a list).
-        self._bands: dict[int, int | list[int]] = {}
-        self.lsh_bands = lsh_bands
+        self.lsh = MinHashLSH(num_perm=NUM_PERM, params=(lsh_bands, NUM_PERM // lsh_bands))
 
     def count(self) -> int:
         return len(self._keys)
 
     def lookup(self, queries: Sequence[Query]) -> list[Lookup]:
         get, count = self._postings.get, len(self._keys)
-        bands = self._bands
         looks = []
         for exact, hashes, signature in queries:
-            postings = [[p] if isinstance(p, int) else p for p in map(get, hashes) if p is not None]
+            postings = [
+                [p] if isinstance(p, int) else p for p in (get(h) for h in hashes) if p is not None
+            ]
             similar: list[int] = []
-            if signature is not None and bands:
-                found: set[int] = set()
-                for docs in map(bands.get, band_keys(signature, self.lsh_bands)):
-                    if docs is None:
-                        continue
-                    if isinstance(docs, int):
-                        found.add(docs)
-                    else:
-                        found.update(docs)
-                similar = sorted(found)
+            if signature is not None:
+                lean = LeanMinHash(seed=1, hashvalues=signature, scheme="affine32")
+                similar = list(self.lsh.query(lean))
             looks.append(Lookup(self._exact.get(exact), postings, similar, count))
         return looks
 
@@ -246,15 +223,8 @@ class MemoryDedupStore:
                 posting.append(doc_id)
             self._counts[digest] = self._counts.get(digest, 1) + 1
         if banded:
-            bands = self._bands
-            for band in band_keys(fp.signature, self.lsh_bands):
-                docs = bands.get(band)
-                if docs is None:
-                    bands[band] = doc_id
-                elif isinstance(docs, int):
-                    bands[band] = [docs, doc_id]
-                else:
-                    docs.append(doc_id)
+            lean = LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32")
+            self.lsh.insert(doc_id, lean, check_duplication=False)
         return doc_id
 
     def set_first(self, doc_id: int, first: str) -> None:
