@@ -25,11 +25,7 @@ COMMENT_RE = re.compile(_START + r"(?:comment|disqus|respond|replies|reply)", re
 #: Customer reviews and ratings: on a product page they are what comments are on an
 #: article (the product's description is the content); elsewhere (a review site, a
 #: product review article) they may be the text itself, so only product pages read them.
-REVIEW_RE = re.compile(
-    _START + r"(?:reviews?(?![a-z])|reviews?-|customer-?reviews?|ratings?(?![a-z])|"
-    r"ratings?-|ugc)",
-    re.I,
-)
+REVIEW_RE = re.compile(_START + r"(?:(?:reviews?|ratings?)(?![a-z])|customerreviews?|ugc)", re.I)
 #: Containers that are never main content, whatever they hold.
 STRONG_NEGATIVE_RE = re.compile(
     _START
@@ -223,7 +219,8 @@ _OG_PRODUCT_RE = re.compile(r"""content\s*=\s*["']\s*product""", re.I)
 _SCHEMA_TYPE_BEFORE_RE = re.compile(
     r"""(?:"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?|schema\.org/)$"""
 )
-_PRODUCT_TYPES = ("Product", "ProductGroup", "IndividualProduct", "ProductModel")
+#: The schema.org product types, from "Product" to the end of the name.
+_PRODUCT_TYPE_RE = re.compile(r"Product(?:Group|Model)?(?![A-Za-z])")
 #: An offer in JSON-LD or microdata.
 _OFFER_MARKS = ('"offers"', '"Offer"', '"AggregateOffer"', 'itemprop="offers"', 'itemprop="price"')
 #: At most this many occurrences of "og:type" and of "Product" are looked at.
@@ -255,12 +252,9 @@ def looks_like_product(html: str) -> bool:
     for _ in range(_MAX_MARKS):
         if position < 0:
             return False
-        end = position + 7
-        while end < len(html) and html[end].isalpha():
-            end += 1
-        if html[position:end] in _PRODUCT_TYPES and _SCHEMA_TYPE_BEFORE_RE.search(
+        if _PRODUCT_TYPE_RE.match(html, position) and _SCHEMA_TYPE_BEFORE_RE.search(
             html, max(0, position - 40), position
         ):
             return any(mark in html for mark in _OFFER_MARKS)
-        position = html.find("Product", end)
+        position = html.find("Product", position + 7)
     return False
