@@ -196,8 +196,11 @@ def extract_main(
         )
     kept: list[bool] = []
     metadata: list[bool] = []
+    in_region = bytearray(n)  # per node: inside one of the region's ranges
+    for start, end in ranges:
+        in_region[start:end] = b"\x01" * (end - start)
     for line, is_noisy in zip(lines, noisy, strict=False):
-        inside = any(start <= line.node < end for start, end in ranges)
+        inside = in_region[line.node]
         verdict = (
             _verdict(
                 line,

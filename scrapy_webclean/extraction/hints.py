@@ -109,32 +109,36 @@ def node_hints(
     n = len(model)
     total = prose[0] if n else 0.0
     limit = MAX_HINTED_SHARE * total
+    negative_limit = 0.9 * total
     hints = [NEUTRAL] * n
     tags, parents, elements, text_len = model.tags, model.parents, model.elements, model.text_len
+    hinted, negative_tags, attributes = _HINTED_TAGS, _NEGATIVE_TAGS, _HINT_ATTRIBUTES
     for i in range(1, n):
         if not text_len[i]:
             # No visible text below: no line sits here, so its hint is never asked for.
             continue
         inherited = hints[parents[i]]
+        if inherited == STRONG_NEGATIVE:
+            # Inside a strong-negative container everything stays negative ("sidebar"
+            # holding "post" widgets): its own words need not be read.
+            hints[i] = inherited
+            continue
+        tag = tags[i]
         own = NEUTRAL
-        if tags[i] in _HINTED_TAGS and prose[i] <= limit:
-            words = " ".join(value for key, value in elements[i].items() if key in _HINT_ATTRIBUTES)
+        if tag in hinted and prose[i] <= limit:
+            words = " ".join(value for key, value in elements[i].items() if key in attributes)
             if words:
-                own, side, review = _classify_parts(words, tags[i], forum)
+                own, side, review = _classify_parts(words, tag, forum)
                 if side or review:
                     own = _resolve(own, side, review, product is not None and product())
+            if own == NEUTRAL and tag == "form" and _fill_in(model, i):
+                own = STRONG_NEGATIVE
         # The tags themselves are reliable: only a page that wraps nearly all its prose in
         # one of them is spared.
-        if own == NEUTRAL and tags[i] in _NEGATIVE_TAGS and prose[i] <= 0.9 * total:
+        if own == NEUTRAL and tag in negative_tags and prose[i] <= negative_limit:
             own = STRONG_NEGATIVE
-        if own == NEUTRAL and tags[i] == "form" and prose[i] <= limit and _fill_in(model, i):
-            own = STRONG_NEGATIVE
-        # Inside a strong-negative container everything stays negative ("sidebar" holding
-        # "post" widgets); otherwise the nearest hinted container decides.
-        if inherited == STRONG_NEGATIVE or own == NEUTRAL:
-            hints[i] = inherited
-        else:
-            hints[i] = own
+        # Otherwise the nearest hinted container decides.
+        hints[i] = inherited if own == NEUTRAL else own
     return hints
 
 
