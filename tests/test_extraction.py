@@ -436,3 +436,80 @@ def test_fill_in_forms_and_footnotes_do_not_take_the_page() -> None:
     # A form with a single field around long text (a comment kept editable) is content.
     editable = page(f'<form action="#"><input type="hidden" name="id"><p>{PROSE}</p></form>')
     assert PROSE in clean_html(editable).text
+
+
+def test_documentation_pages_keep_linked_headings_and_introduced_link_lists() -> None:
+    # Documentation sites link every section heading to its own anchor, and introduce
+    # lists of links to the pages they describe: both are the text.
+    intro = "The server stores values of several kinds, each with its own page:"
+    types = "".join(
+        f'<li><a href="/docs/types/{n}">{n}</a></li>' for n in ("Strings", "Lists", "Sets")
+    )
+    body = (
+        '<nav class="docs-nav"><ul>'
+        + "".join(f'<li><a href="/docs/{i}">Page {i}</a></li>' for i in range(8))
+        + "</ul></nav>"
+        '<main><article class="docs-content"><h1>Data types</h1>'
+        f'<h2><a class="heading-anchor" href="#overview">Overview</a></h2><p>{PROSE}</p>'
+        f"<p>{intro}</p><ul>{types}</ul>"
+        f'<h2><a class="heading-anchor" href="#limits">Limits</a></h2><p>{PROSE}</p>'
+        "</article></main>"
+    )
+    lines = clean_html(page(body), "https://docs.example.org/types/").text.split("\n")
+    assert lines == [
+        "Overview",
+        PROSE,
+        intro,
+        "Strings",
+        "Lists",
+        "Sets",
+        "Limits",
+        PROSE,
+    ]
+    # Without the introducing line, a list of links in the article is navigation.
+    bare = body.replace(f"<p>{intro}</p>", "")
+    assert "Strings" not in clean_html(page(bare), "https://docs.example.org/types/").text
+
+
+def test_noise_words_in_sentences_and_code_are_text() -> None:
+    sentence = (
+        "Each request carries the session cookies, so the server knows which user is logged "
+        "in before it answers."
+    )
+    code = "session['login'] = user.name"
+    body = (
+        f"<article><p>{PROSE}</p><p>{sentence}</p><pre><code>{code}</code></pre><p>{PROSE}</p>"
+        "<p>Share</p><p>Copyright 2026 Example Media, all rights reserved to its authors.</p>"
+        "</article>"
+    )
+    text = clean_html(page(body)).text
+    assert sentence in text and code in text
+    # A noise word alone, or a hard one (copyright) in a sentence, is still boilerplate.
+    assert "Share" not in text.split("\n") and "Copyright" not in text
+
+
+def test_product_page_buy_box_rendered_twice_and_its_faq_are_left_out() -> None:
+    description = (
+        "A standing desk frame of steel with two quiet motors that lift a top of up to one "
+        "hundred kilograms from sitting to standing height in under twenty seconds."
+    )
+    box = f'<div class="buy-box"><h2>Standing desk</h2><p>{description}</p><p>$499</p></div>'
+    body = (
+        f'<div class="pdp-desktop">{box}</div><div class="pdp-mobile">{box}</div>'
+        f"<p>{PROSE}</p>"
+        f'<section class="product-faq"><h2>Questions</h2><p>{PROSE} Can it hold two '
+        "screens?</p></section>"
+        "<section><h2>Customers who viewed this also viewed</h2>"
+        '<div class="carousel"><p>An oak desk top cut to size and oiled by hand, with '
+        "rounded corners.</p></div></section>"
+    )
+    ld = (
+        '<script type="application/ld+json">{"@type": "Product", "name": "Desk", '
+        '"offers": {"@type": "Offer", "price": "499"}}</script>'
+    )
+    shop = f"<html><head><title>Desk</title>{ld}</head><body>{body}</body></html>"
+    text = clean_html(shop, "https://shop.example.com/p/desk").text
+    assert text.count(description) == 1
+    assert "Can it hold" not in text and "oak desk" not in text
+    # On a page that sells nothing, repeated lines are kept (a timetable, a meal plan).
+    assert clean_html(page(body)).text.count(description) == 2

@@ -150,8 +150,13 @@ def extract_main(
     forum = looks_like_forum(url)
     hints = node_hints(model, prose, forum, product)
     noisy = _noise_flags(lines, noise_re, opts)
+    # What the verdicts drop: the noisy lines, less prose and code that merely name a
+    # noise word. (The region's scores still count them: a sentence about cookies must
+    # not pull the region onto a teaser list.)
+    drop_noisy = _spare_prose_and_code(model, lines, noisy)
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]
+        drop_noisy = [a or b for a, b in zip(drop_noisy, template_flags, strict=False)]
     scores = [
         line_score(line, hints[line.node], is_noisy, opts)
         for line, is_noisy in zip(lines, noisy, strict=False)
@@ -199,7 +204,7 @@ def extract_main(
     in_region = bytearray(n)  # per node: inside one of the region's ranges
     for start, end in ranges:
         in_region[start:end] = b"\x01" * (end - start)
-    for line, is_noisy in zip(lines, noisy, strict=False):
+    for line, is_noisy in zip(lines, drop_noisy, strict=False):
         inside = in_region[line.node]
         verdict = (
             _verdict(
@@ -224,8 +229,24 @@ def extract_main(
             for line, is_noisy in zip(lines, noisy, strict=False)
         ]
         _second_opinion(model, lines, kept, blocked, opts)
+    # Lines of the region that only their links dropped: a linked section heading, or
+    # the items of a list that a kept line introduces, are text.
+    linked = [
+        in_region[line.node] == 1
+        and not keep
+        and not meta
+        and not is_noisy
+        and hints[line.node] != STRONG_NEGATIVE
+        and line.link_density > opts.max_link_density
+        for line, keep, meta, is_noisy in zip(lines, kept, metadata, drop_noisy, strict=False)
+    ]
+    if any(linked):
+        _keep_linked_headings(model, lines, kept, linked)
+        _keep_introduced_lists(model, lines, kept, linked)
     _drop_after_related_headings(model, lines, kept)
     _drop_noscript_copies(model, lines, kept)
+    if product is not None:
+        _drop_repeated_lines(lines, kept, product)
     if forum and page_type == "article":
         page_type = "forum"
     return Extraction(lines, kept, region, scores, metadata, page_type)
@@ -338,9 +359,148 @@ RELATED_HEADING_RE = re.compile(
     r"weitere artikel|ti potrebbe interessare|相关(?:阅读|新闻|文章|推荐)|推荐阅读|猜你喜欢|"
     r"延伸阅读|热门推荐|更多(?:阅读|新闻)|most popular\b.*|popular (?:posts|articles|stories)|"
     r"читайте также|смотрите также|похожие (?:статьи|записи|новости|материалы)|"
-    r"самые популярные\b.*|популярное|рекомендуем)\W*$",
+    r"самые популярные\b.*|популярное|рекомендуем|"
+    # shops
+    r"(?:people|customers|shoppers) (?:who|also) (?:viewed|bought|searched)\b.*|"
+    r"similar (?:items|products)\b.*|(?:frequently|often) bought together|"
+    r"recently viewed\b.*|(?:you|customers) (?:may|might) also (?:love|need|want)\b.*|"
+    r"related products|more (?:items|products) (?:like this|from)\b.*|"
+    r"(?:complete|shop) the look|sponsored products\b.*)\W*$",
     re.I,
 )
+
+
+_HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
+def _keep_linked_headings(
+    model: PageModel, lines: list[Line], kept: list[bool], linked: list[bool]
+) -> None:
+    """A heading of the region that is a link (documentation sites link each section
+    heading to its own anchor) is the section's heading, not navigation."""
+    tags, parents = model.tags, model.parents
+    for i, line in enumerate(lines):
+        if not linked[i]:
+            continue
+        node = model.runs[line.first_run].owner
+        while node >= line.node and node > 0:
+            if tags[node] in _HEADING_TAGS:
+                kept[i] = True
+                break
+            node = parents[node]
+
+
+#: A list is looked for this many levels above a linked line.
+_LIST_LEVELS = 4
+
+
+def _keep_introduced_lists(
+    model: PageModel, lines: list[Line], kept: list[bool], linked: list[bool]
+) -> None:
+    """The linked items of a list that a kept line introduces ("The following data
+    types are supported:") are part of the text."""
+    tags, parents, node_count = model.tags, model.parents, model.node_count
+    n = len(lines)
+    i = 0
+    while i < n:
+        if not linked[i]:
+            i += 1
+            continue
+        node, found = lines[i].node, -1
+        for _ in range(_LIST_LEVELS):
+            if node <= 0:
+                break
+            if tags[node] in ("ul", "ol"):
+                found = node
+                break
+            node = parents[node]
+        if found < 0:
+            i += 1
+            continue
+        end = found + node_count[found]
+        after = i
+        while after < n and found <= lines[after].node < end:
+            after += 1
+        previous = next((k for k in range(i - 1, -1, -1) if kept[k]), -1)
+        if previous >= 0 and lines[previous].text.endswith((":", "：")):
+            for k in range(i, after):
+                if linked[k]:
+                    kept[k] = True
+        i = max(after, i + 1)
+
+
+def _drop_repeated_lines(
+    lines: list[Line], kept: list[bool], product: Callable[[], bool], min_words: int = 5
+) -> None:
+    """On a product page (``product()``, asked only when a line repeats), a kept line of
+    ``min_words`` or more that repeats an earlier kept line word for word is a second
+    rendering of the buy box (shops render it once per screen size), not more text.
+    (Elsewhere repeated lines are often the text: a meal plan, a timetable.)"""
+    seen: set[str] = set()
+    repeats: list[int] = []
+    for i, line in enumerate(lines):
+        if not kept[i]:
+            continue
+        words = line.text.split()
+        if len(words) < min_words:
+            continue
+        key = " ".join(words)
+        if key in seen:
+            repeats.append(i)
+        seen.add(key)
+    if repeats and product():
+        for i in repeats:
+            kept[i] = False
+
+
+_CODE_TAGS = frozenset(("pre", "code", "kbd", "samp"))
+#: Noise words that mark a line as boilerplate even in a sentence.
+_HARD_NOISE = NoiseWords(
+    (
+        "copyright",
+        "©",
+        "all rights reserved",
+        "terms of use",
+        "terms of service",
+        "powered by",
+        "skip to",
+        "back to top",
+        "sitemap",
+        "site map",
+    )
+)
+#: A sentence of this many words that names a soft noise word ("share", "cookies",
+#: "login") is prose about it, not a control.
+SPARED_PROSE_WORDS = 10
+
+
+def _spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool]) -> list[bool]:
+    """``noisy`` less the lines that only name a noise word: code (``['login']`` in a
+    ``<pre>``) and long sentences without a hard noise word (copyright, terms of use);
+    consent notices and picture credits stay noisy."""
+    spared = noisy[:]
+    tags, parents = model.tags, model.parents
+    for i, line in enumerate(lines):
+        if not noisy[i]:
+            continue
+        text = line.text
+        in_code = False
+        node = model.runs[line.first_run].owner
+        for _ in range(12):
+            if node <= 0:
+                break
+            if tags[node] in _CODE_TAGS:
+                in_code = True
+                break
+            node = parents[node]
+        if not in_code and not (
+            line.prose and len(text.split()) >= SPARED_PROSE_WORDS and not _HARD_NOISE.search(text)
+        ):
+            continue
+        if CONSENT_RE.search(text) or is_picture_credit(text):
+            continue
+        spared[i] = False
+    return spared
 
 
 def _drop_noscript_copies(model: PageModel, lines: list[Line], kept: list[bool]) -> None:

@@ -22,10 +22,13 @@ _START = r"(?<![a-z0-9])"
 
 #: Reader comments: noise on an article, the content itself on a forum thread.
 COMMENT_RE = re.compile(_START + r"(?:comment|disqus|respond|replies|reply)", re.I)
-#: Customer reviews and ratings: on a product page they are what comments are on an
-#: article (the product's description is the content); elsewhere (a review site, a
-#: product review article) they may be the text itself, so only product pages read them.
-REVIEW_RE = re.compile(_START + r"(?:(?:reviews?|ratings?)(?![a-z])|customerreviews?|ugc)", re.I)
+#: Customer reviews, ratings and questions: on a product page they are what comments are
+#: on an article (the product's description is the content); elsewhere (a review site, a
+#: product review article, a help page) they may be the text itself, so only product
+#: pages read them.
+REVIEW_RE = re.compile(
+    _START + r"(?:(?:reviews?|ratings?|faqs?)(?![a-z])|customerreviews?|ugc)", re.I
+)
 #: Containers that are never main content, whatever they hold.
 STRONG_NEGATIVE_RE = re.compile(
     _START
