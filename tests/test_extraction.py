@@ -513,3 +513,20 @@ def test_product_page_buy_box_rendered_twice_and_its_faq_are_left_out() -> None:
     assert "Can it hold" not in text and "oak desk" not in text
     # On a page that sells nothing, repeated lines are kept (a timetable, a meal plan).
     assert clean_html(page(body)).text.count(description) == 2
+
+
+def test_hidden_tab_panels_are_read_and_other_hidden_parts_are_not() -> None:
+    details = (
+        "The service covers the whole house: every room is inspected, treated and checked "
+        "again after two weeks, and a written report follows."
+    )
+    body = (
+        f"<main><h1>Pest control</h1><p>{PROSE}</p>"
+        '<div role="tablist"><button>Overview</button><button>Details</button></div>'
+        f'<div class="tab-pane" style="display: none"><p>{details}</p></div>'
+        f'<div id="panel-2" role="tabpanel" hidden><p>{details} Twice.</p></div>'
+        f'<div class="modal" hidden><p>{PROSE} A hidden dialog.</p></div></main>'
+    )
+    text = clean_html(page(body)).text
+    assert details in text and f"{details} Twice." in text
+    assert "hidden dialog" not in text

@@ -296,6 +296,19 @@ def _walk_info(tag: object) -> tuple[str, TagClass, int]:
     return info
 
 
+#: Tab panels and accordion sections: hidden until their tab is chosen, but content (a
+#: product's description, a service's details, a documentation page's examples).
+_PANEL_RE = re.compile(r"(?<![a-z0-9])(?:tab-?pane|tab-?panel|tab-?content|accordion)", re.I)
+
+
+def _is_panel(el: etree._Element) -> bool:
+    """True for a tab panel (ARIA ``role="tabpanel"``, or a class or id naming one)."""
+    if el.get("role") == "tabpanel":
+        return True
+    words = (el.get("class") or "") + " " + (el.get("id") or "")
+    return _PANEL_RE.search(words) is not None
+
+
 def build_page_model(
     root: etree._Element,
     url: str | None = None,
@@ -313,6 +326,7 @@ def build_page_model(
     Elements with the ``hidden`` attribute or an inline ``display: none`` are invisible
     (counted in ``hidden_nodes``) unless ``honor_hidden`` is False: script-driven pages
     (React streaming, for one) ship their whole content hidden and reveal it with script.
+    Hidden tab panels and accordion sections stay visible: a click shows them.
     """
     model = PageModel()
     _read_head(root, model, url)
@@ -354,7 +368,9 @@ def build_page_model(
             # (aria-hidden hides from screen readers only: such text is on screen.)
             if is_visible and honor_hidden:
                 style = el.get("style")
-                if (style and _HIDDEN_STYLE_RE.search(style)) or el.get("hidden") is not None:
+                if (
+                    (style and _HIDDEN_STYLE_RE.search(style)) or el.get("hidden") is not None
+                ) and not _is_panel(el):
                     is_visible = False
                     hidden_count += 1
             add_element(el)
