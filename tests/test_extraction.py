@@ -439,8 +439,9 @@ def test_fill_in_forms_and_footnotes_do_not_take_the_page() -> None:
 
 
 def test_documentation_pages_keep_linked_headings_and_introduced_link_lists() -> None:
-    # Documentation sites link every section heading to its own anchor, and introduce
-    # lists of links to the pages they describe: both are the text.
+    # Documentation sites link every section heading to its own anchor (an index page's to
+    # its chapters), and introduce lists of links to the pages they describe: all of it is
+    # the text. A heading that links elsewhere is a teaser's title.
     intro = "The server stores values of several kinds, each with its own page:"
     types = "".join(
         f'<li><a href="/docs/types/{n}">{n}</a></li>' for n in ("Strings", "Lists", "Sets")
@@ -453,6 +454,8 @@ def test_documentation_pages_keep_linked_headings_and_introduced_link_lists() ->
         f'<h2><a class="heading-anchor" href="#overview">Overview</a></h2><p>{PROSE}</p>'
         f"<p>{intro}</p><ul>{types}</ul>"
         f'<h2><a class="heading-anchor" href="#limits">Limits</a></h2><p>{PROSE}</p>'
+        '<h3><a href="/types/streams/">Streams</a></h3><p>A chapter below this page.</p>'
+        '<h3><a href="/blog/launch">Our launch party</a></h3>'
         "</article></main>"
     )
     lines = clean_html(page(body), "https://docs.example.org/types/").text.split("\n")
@@ -465,6 +468,8 @@ def test_documentation_pages_keep_linked_headings_and_introduced_link_lists() ->
         "Sets",
         "Limits",
         PROSE,
+        "Streams",
+        "A chapter below this page.",
     ]
     # Without the introducing line, a list of links in the article is navigation.
     bare = body.replace(f"<p>{intro}</p>", "")

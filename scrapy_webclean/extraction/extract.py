@@ -44,7 +44,7 @@ from scrapy_webclean.extraction.hints import (
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.paths import path_similarity, path_threshold, tag_path
 from scrapy_webclean.extraction.tfidf import prune_scores
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.segmentation.blockmodel import PageModel, UrlResolver
 from scrapy_webclean.segmentation.classify import NoiseWords
 from scrapy_webclean.segmentation.linkdensity import link_density_blocks
 from scrapy_webclean.segmentation.tagclasses import TagClass
@@ -241,7 +241,7 @@ def extract_main(
         for line, keep, meta, is_noisy in zip(lines, kept, metadata, drop_noisy, strict=False)
     ]
     if any(linked):
-        _keep_linked_headings(model, lines, kept, linked)
+        _keep_linked_headings(model, lines, kept, linked, url)
         _keep_introduced_lists(model, lines, kept, linked)
     _drop_after_related_headings(model, lines, kept)
     _drop_noscript_copies(model, lines, kept)
@@ -374,10 +374,12 @@ _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
 def _keep_linked_headings(
-    model: PageModel, lines: list[Line], kept: list[bool], linked: list[bool]
+    model: PageModel, lines: list[Line], kept: list[bool], linked: list[bool], url: str | None
 ) -> None:
-    """A heading of the region that is a link (documentation sites link each section
-    heading to its own anchor) is the section's heading, not navigation."""
+    """A heading of the region that links to its own section, its own page or a page
+    below it (documentation sites link each section heading to its own anchor, and an
+    index page's headings to its chapters) is a heading of the text, not navigation. A
+    heading that links elsewhere is a teaser's title."""
     tags, parents = model.tags, model.parents
     for i, line in enumerate(lines):
         if not linked[i]:
@@ -385,9 +387,38 @@ def _keep_linked_headings(
         node = model.runs[line.first_run].owner
         while node >= line.node and node > 0:
             if tags[node] in _HEADING_TAGS:
-                kept[i] = True
+                if _links_within(model, node, url):
+                    kept[i] = True
                 break
             node = parents[node]
+
+
+def _links_within(model: PageModel, heading: int, url: str | None) -> bool:
+    """True when every link of a heading (or of the link around it) points into the page:
+    an anchor, the page itself, or a page whose path lies below the page's."""
+    element = model.elements[heading]
+    anchors = list(element.iter("a"))
+    parent = model.parents[heading]
+    if not anchors and parent > 0 and model.tags[parent] == "a":
+        anchors = [model.elements[parent]]
+    page = urlsplit(url) if url else None
+    resolve = UrlResolver(model.base_url) if page is not None else None
+    for anchor in anchors:
+        href = (anchor.get("href") or "").strip()
+        if not href or href.startswith("#"):
+            continue
+        if page is None or resolve is None:
+            return False
+        try:
+            target = urlsplit(resolve(href))
+        except ValueError:
+            return False
+        if target.netloc.lower() != page.netloc.lower():
+            return False
+        base = page.path if page.path.endswith("/") else page.path + "/"
+        if target.path != page.path and not target.path.startswith(base):
+            return False
+    return True
 
 
 #: A list is looked for this many levels above a linked line.

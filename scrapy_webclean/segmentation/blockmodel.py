@@ -66,19 +66,33 @@ class TextRun:
 
 @dataclass(slots=True)
 class LinkRef:
-    """An ``<a href>``: node index of the ``<a>``, the ``href`` as written, anchor text, and
-    how many text runs precede it (its place in reading order); :attr:`url` is absolute."""
+    """An ``<a href>``: node index of the ``<a>``, the ``href`` as written, how many text
+    runs precede it (its place in reading order) and where its runs end; :attr:`text` is
+    the anchor text and :attr:`url` the absolute URL."""
 
     node: int
     href: str
     at_run: int
-    text: str = ""
+    end_run: int = -1
     resolver: UrlResolver | None = field(default=None, repr=False, compare=False)
+    runs: list[TextRun] | None = field(default=None, repr=False, compare=False)
+    anchor: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def url(self) -> str:
         """The absolute URL (resolved when asked: most pages' links never are)."""
         return self.resolver(self.href) if self.resolver is not None else self.href
+
+    @property
+    def text(self) -> str:
+        """The anchor text, whitespace collapsed (joined when asked: plain cleaning never
+        asks; the blocks do)."""
+        if self.anchor is None:
+            if self.runs is None or self.end_run < 0:
+                return ""
+            pieces = self.runs[self.at_run : self.end_run]
+            self.anchor = collapse_ws("".join(run.text for run in pieces)).strip()
+        return self.anchor
 
 
 @dataclass(slots=True)
@@ -347,7 +361,7 @@ def build_page_model(
     nodes: list[int] = [-1]
     roles: list[int] = []
     push_node, pop_node, push_role, pop_role = nodes.append, nodes.pop, roles.append, roles.pop
-    anchor_stack: list[tuple[int, int, str | None]] = []  # (node, first run, href)
+    anchor_stack: list[tuple[int, LinkRef | None, str | None]] = []  # (node, link, href)
     pending_break = False
     pending_space = False
     hidden_count = 0
@@ -390,11 +404,13 @@ def build_page_model(
                 elif role == _ANCHOR:
                     href = el.get("href")
                     href = href.strip() if href else None
+                    link = None
                     if href and not href.startswith(("javascript:", "#")):
-                        links.append(LinkRef(index, href, len(runs), resolver=resolve))
+                        link = LinkRef(index, href, len(runs), resolver=resolve, runs=runs)
+                        links.append(link)
                     else:
                         href = None
-                    anchor_stack.append((index, len(runs), href))
+                    anchor_stack.append((index, link, href))
                 elif role == _IMAGE:
                     src = image_src(el)
                     if src:
@@ -418,12 +434,9 @@ def build_page_model(
                 if role == _BREAK:
                     pending_break = True
                 elif role == _ANCHOR and anchor_stack and anchor_stack[-1][0] == closed:
-                    _, first_run, href = anchor_stack.pop()
-                    if href is not None:
-                        anchor = "".join(run.text for run in runs[first_run:])
-                        links[
-                            -1 if links[-1].node == closed else _find_link(links, closed)
-                        ].text = collapse_ws(anchor).strip()
+                    link = anchor_stack.pop()[1]
+                    if link is not None:
+                        link.end_run = len(runs)
             raw = el.tail
             owner = nodes[-1]
             if not raw or owner < 0:
@@ -466,13 +479,6 @@ def _own_counts(model: PageModel, custom_tag_set: frozenset[str]) -> None:
         own_links[link.node] = 1
     model.own_text, model.own_anchor, model.own_links = own_text, own_anchor, own_links
     model.custom = [name in custom_tag_set for name in model.tags]
-
-
-def _find_link(links: list[LinkRef], node: int) -> int:
-    for position in range(len(links) - 1, -1, -1):
-        if links[position].node == node:
-            return position
-    raise LookupError(node)  # pragma: no cover - every visible <a href> was recorded
 
 
 def _subtree_totals(model: PageModel) -> None:
