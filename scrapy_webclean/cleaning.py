@@ -128,7 +128,7 @@ def _clean(
     page = load_html(html, content_type, opts.fallback_encodings, opts.max_depth, opts.limits)
     patterns = _compiled(opts.custom_patterns)
     model = build_page_model(page.root, url, opts.custom_tags, patterns)
-    opts.limits.check_depth(model.parents)
+    opts.limits.check_depth(model.parents, model.depth)
     if len(page.decoded.text) > opts.limits.max_text:  # (only then can a run be longer)
         opts.limits.check_runs(run.length for run in model.runs)
     site = site_of(url) if template_model is not None else None

@@ -81,12 +81,13 @@ class Limits:
                 reason="text_too_long",
             )
 
-    def check_depth(self, parents: list[int]) -> None:
+    def check_depth(self, parents: list[int], depth: int | None = None) -> None:
         """Raise when the tree (``parents[i]``: the parent of node ``i``, node 0 the root)
-        is nested deeper than ``max_depth``."""
+        is nested deeper than ``max_depth``; ``depth``, when the caller knows it, spares
+        working it out."""
         if len(parents) <= self.max_depth:
             return
-        if tree_depth(parents) > self.max_depth:
+        if (tree_depth(parents) if depth is None else depth) > self.max_depth:
             raise OverLimit(
                 f"the page nests elements over {self.max_depth:,} levels deep",
                 reason="too_deep",
@@ -94,17 +95,16 @@ class Limits:
 
 
 def tree_depth(parents: list[int]) -> int:
-    """The depth of a tree given by its parent indices (node 0 the root), by pointer
-    jumping: a few numpy passes over the array instead of a Python loop over every node."""
-    import numpy as np
-
-    jump = np.asarray(parents, dtype=np.int64)
-    jump[0] = 0
-    dist = (jump != np.arange(len(jump))).astype(np.int64)  # to jump[i]: 1, the root 0
-    while jump.any():
-        dist = dist + dist[jump]
-        jump = jump[jump]
-    return int(dist.max())
+    """The depth of a tree given by its parent indices (node 0 the root, a parent before
+    its children), in edges: one pass. (Plain Python on purpose: importing numpy here
+    started OpenBLAS's threads, whose spinning a process pays for a while after.)"""
+    depths = [0] * len(parents)
+    deepest = 0
+    for node in range(1, len(parents)):
+        depth = depths[node] = depths[parents[node]] + 1
+        if depth > deepest:
+            deepest = depth
+    return deepest
 
 
 # Python codec name -> the codec we decode with (browser-compatible supersets).

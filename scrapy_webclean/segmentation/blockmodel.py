@@ -141,6 +141,8 @@ class PageModel:
     base_url: str | None = None
     lang_attr: str = ""
     hidden_nodes: int = 0
+    #: The deepest nesting of a listed element below the root, in edges.
+    depth: int = 0
     _own_punct: list[int] | None = None
 
     @property
@@ -365,6 +367,7 @@ def build_page_model(
     pending_break = False
     pending_space = False
     hidden_count = 0
+    deepest = 0
     index = -1
     walk_info = _WALK_INFO.get
 
@@ -393,6 +396,8 @@ def build_page_model(
             add_parent(parent)
             add_visible(is_visible)
             push_node(index)
+            if len(nodes) > deepest:
+                deepest = len(nodes)
             if not is_visible:
                 push_role(_PLAIN)
                 walker.skip_subtree()
@@ -459,6 +464,7 @@ def build_page_model(
         pending_break = False
 
     model.hidden_nodes = hidden_count
+    model.depth = max(deepest - 2, 0)  # (the stack holds -1 and the root at depth 0)
     _own_counts(model, custom_tag_set)
     _subtree_totals(model)
     if custom_patterns:
