@@ -278,8 +278,15 @@ def _noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) 
     """Per line: a short line with a noise word or a picture credit, or a consent notice."""
     limit = opts.short_noise_units
     flags = []
+    # Menus and footers repeat their lines within a page (a quarter of the short lines
+    # are repeats): each distinct text is judged once.
+    judged: dict[str, bool] = {}
     for line in lines:
         text = line.text
+        known = judged.get(text)
+        if known is not None:
+            flags.append(known)
+            continue
         flag = line.units < limit and (
             noise_re.search(text)
             or is_picture_credit(text)
@@ -288,7 +295,8 @@ def _noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) 
         )
         if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
             flag = CONSENT_RE.search(text) is not None
-        flags.append(bool(flag))
+        judged[text] = flag = bool(flag)
+        flags.append(flag)
     return flags
 
 
