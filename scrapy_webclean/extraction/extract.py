@@ -388,45 +388,45 @@ def _keep_linked_headings(
     below it (documentation sites link each section heading to its own anchor, and an
     index page's headings to its chapters) is a heading of the text, not navigation. A
     heading that links elsewhere is a teaser's title."""
-    tags, parents = model.tags, model.parents
+    into_page = _InPage(url, model.base_url)
     for i, line in enumerate(lines):
-        if not linked[i]:
-            continue
-        node = model.runs[line.first_run].owner
-        while node >= line.node and node > 0:
-            if tags[node] in _HEADING_TAGS:
-                if _links_within(model, node, url):
-                    kept[i] = True
-                break
-            node = parents[node]
+        if linked[i]:
+            heading = _text_element(model, line, _HEADING_TAGS)
+            if heading > 0 and _links_within(model, heading, into_page):
+                kept[i] = True
 
 
-def _links_within(model: PageModel, heading: int, url: str | None) -> bool:
-    """True when every link of a heading (or of the link around it) points into the page:
-    an anchor, the page itself, or a page whose path lies below the page's."""
-    element = model.elements[heading]
-    anchors = list(element.iter("a"))
+class _InPage:
+    """Whether an ``href`` points into a page: an anchor, the page itself, or a page
+    whose path lies below the page's."""
+
+    def __init__(self, url: str | None, base_url: str | None) -> None:
+        self.page = urlsplit(url) if url else None
+        self.resolve = UrlResolver(base_url)
+
+    def __call__(self, href: str) -> bool:
+        if not href or href.startswith("#"):
+            return True
+        if self.page is None:
+            return False
+        try:
+            target = urlsplit(self.resolve(href))
+        except ValueError:
+            return False
+        path = self.page.path
+        below = path if path.endswith("/") else path + "/"
+        return target.netloc.lower() == self.page.netloc.lower() and (
+            target.path == path or target.path.startswith(below)
+        )
+
+
+def _links_within(model: PageModel, heading: int, into_page: _InPage) -> bool:
+    """True when every link of a heading (or the link around it) points into the page."""
+    anchors = list(model.elements[heading].iter("a"))
     parent = model.parents[heading]
     if not anchors and parent > 0 and model.tags[parent] == "a":
         anchors = [model.elements[parent]]
-    page = urlsplit(url) if url else None
-    resolve = UrlResolver(model.base_url) if page is not None else None
-    for anchor in anchors:
-        href = (anchor.get("href") or "").strip()
-        if not href or href.startswith("#"):
-            continue
-        if page is None or resolve is None:
-            return False
-        try:
-            target = urlsplit(resolve(href))
-        except ValueError:
-            return False
-        if target.netloc.lower() != page.netloc.lower():
-            return False
-        base = page.path if page.path.endswith("/") else page.path + "/"
-        if target.path != page.path and not target.path.startswith(base):
-            return False
-    return True
+    return all(into_page((anchor.get("href") or "").strip()) for anchor in anchors)
 
 
 #: A list is looked for this many levels above a linked line.
@@ -599,15 +599,23 @@ def _drop_after_related_headings(model: PageModel, lines: list[Line], kept: list
 
 
 def _in_h1(model: PageModel, line: Line) -> bool:
-    """True when the line's text sits in an ``<h1>`` (between its first run's element and
-    the line's node)."""
+    """True when the line's text sits in an ``<h1>``."""
+    return _text_element(model, line, _H1) > 0
+
+
+_H1 = frozenset(("h1",))
+
+
+def _text_element(model: PageModel, line: Line, names: frozenset[str]) -> int:
+    """The element named in ``names`` that the line's text sits in (between its first
+    run's element and the line's node), or -1."""
     tags, parents = model.tags, model.parents
     node = model.runs[line.first_run].owner
     while node >= line.node and node > 0:
-        if tags[node] == "h1":
-            return True
+        if tags[node] in names:
+            return node
         node = parents[node]
-    return False
+    return -1
 
 
 def _second_opinion(
