@@ -5,7 +5,7 @@ Usage::
     .venv/bin/python benchmarks/extraction.py ../shared/datasets/extract \\
         [--sets scrapinghub,wcxb-dev,zh-news-silver,zh-netease-template] \\
         [--extractors ours,ours-stateless,trafilatura,...] [--limit N] \\
-        [--json results.json] [--per-page out.jsonl]
+        [--json results.json] [--per-page out.jsonl] [--take-turns]
 
 The argument is the ``extract/`` folder of the shared datasets (its README defines the data
 formats and the metrics); nothing of it is copied. Everything runs in one process, one page
@@ -42,7 +42,9 @@ Extractors:
   its "prediction" is ``text_content()`` of the whole page (scripts and styles included).
 
 Timing: ``time.process_time()`` around the extractor call only (no IO, decoding or
-scoring). Each extractor makes one untimed warm-up call before a set starts (imports,
+scoring). Each extractor runs through a whole set before the next one starts, with its
+code and data warm in the CPU's caches; ``--take-turns`` makes them take turns page by
+page instead, each starting every page with colder caches. Each extractor makes one untimed warm-up call before a set starts (imports,
 dictionaries, caches); ``ours`` warms up on a throw-away Cleaner. An exception counts as an
 error and an empty prediction.
 
@@ -474,36 +476,60 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-def run_extractor(
-    name: str, dataset: Dataset, htmls: Sequence[str], log: Callable[[str], None]
-) -> list[PageResult]:
-    """Run one extractor over a set, in crawl order, and score every page that has truth."""
+def warmed_extractor(name: str, dataset: Dataset, html: str) -> Callable[[Page, str], Outcome]:
+    """An extractor for a set, after one untimed call on its first page (``html``)."""
     if name.startswith("ours"):
         # Warm up on a throw-away instance so that the measured Cleaner starts empty.
-        build_extractor(name, dataset.language)(dataset.pages[0], htmls[0])
-        extractor = build_extractor(name, dataset.language)
-    else:
-        extractor = build_extractor(name, dataset.language)
-        extractor(dataset.pages[0], htmls[0])
-    results = []
-    wall = time.perf_counter()
-    for page, html in zip(dataset.pages, htmls, strict=True):
-        out = extractor(page, html)
-        token = char = None
-        if page.truth is not None and page.truth.strip():
-            token = token_f1(out.text, page.truth)
-            char = char_f1(out.text, page.truth)
-        results.append(
-            PageResult(
-                page, name, out.ms, len(out.text), not out.text.strip(), out.error, token, char
-            )
-        )
-    errors = sum(1 for r in results if r.error)
-    cpu = sum(r.ms for r in results) / 1000
-    log(
-        f"  {dataset.name:<20} {name:<22} {len(results)} pages, {errors} errors, "
-        f"{cpu:.1f} s CPU in the extractor, {time.perf_counter() - wall:.1f} s wall with scoring"
+        build_extractor(name, dataset.language)(dataset.pages[0], html)
+        return build_extractor(name, dataset.language)
+    extractor = build_extractor(name, dataset.language)
+    extractor(dataset.pages[0], html)
+    return extractor
+
+
+def _scored(name: str, page: Page, out: Outcome) -> PageResult:
+    token = char = None
+    if page.truth is not None and page.truth.strip():
+        token = token_f1(out.text, page.truth)
+        char = char_f1(out.text, page.truth)
+    return PageResult(
+        page, name, out.ms, len(out.text), not out.text.strip(), out.error, token, char
     )
+
+
+def run_extractors(
+    names: Sequence[str],
+    dataset: Dataset,
+    htmls: Sequence[str],
+    log: Callable[[str], None],
+    take_turns: bool = False,
+) -> dict[str, list[PageResult]]:
+    """Run the extractors over a set, in crawl order, and score every page that has truth.
+
+    By default each extractor runs through the whole set before the next starts (its code
+    and data stay in the CPU's caches, as in a worker that cleans page after page); with
+    ``take_turns`` they take turns page by page (every extractor then starts each page
+    with colder caches, as cleaning between a crawl's other work does)."""
+    results: dict[str, list[PageResult]] = {name: [] for name in names}
+    wall = time.perf_counter()
+    pages = list(zip(dataset.pages, htmls, strict=True))
+    if take_turns:
+        extractors = {name: warmed_extractor(name, dataset, htmls[0]) for name in names}
+        for page, html in pages:
+            for name, extractor in extractors.items():
+                results[name].append(_scored(name, page, extractor(page, html)))
+    else:
+        for name in names:
+            extractor = warmed_extractor(name, dataset, htmls[0])
+            results[name] = [_scored(name, page, extractor(page, html)) for page, html in pages]
+    for name, rs in results.items():
+        errors = sum(1 for r in rs if r.error)
+        cpu = sum(r.ms for r in rs) / 1000
+        log(
+            f"  {dataset.name:<20} {name:<22} {len(rs)} pages, {errors} errors, "
+            f"{cpu:.1f} s CPU in the extractor"
+        )
+    log(f"  {dataset.name:<20} {time.perf_counter() - wall:.1f} s wall with scoring")
     return results
 
 
@@ -848,6 +874,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="first N pages per set")
     parser.add_argument("--json", type=Path, default=None, help="write all numbers here")
     parser.add_argument("--per-page", type=Path, default=None, help="JSON lines per page")
+    parser.add_argument(
+        "--take-turns",
+        action="store_true",
+        help="extractors take turns page by page (colder caches) instead of one set each",
+    )
     args = parser.parse_args(argv)
     sets = _csv(args.sets, ALL_SETS, "set")
     extractors = _csv(args.extractors, ALL_EXTRACTORS, "extractor")
@@ -894,7 +925,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             htmls = [peer_html(p.body) for p in dataset.pages]
             dataset.notes.extend(data_notes(dataset))
-            results = {name: run_extractor(name, dataset, htmls, log) for name in names}
+            results = run_extractors(names, dataset, htmls, log, args.take_turns)
             if per_page_fh is not None:
                 for rs in results.values():
                     for r in rs:
