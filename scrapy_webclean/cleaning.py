@@ -157,7 +157,7 @@ def _clean(
         )
         if keep or meta
     ]
-    date = metadata_date(page.root) or first_date(
+    date = metadata_date(page.root, page.decoded.text) or first_date(
         line.text
         for line, meta in zip(extraction.lines, extraction.metadata, strict=False)
         if meta or (line.custom and line.units < 40)

@@ -123,7 +123,7 @@ def node_hints(
         tag = tags[i]
         own = NEUTRAL
         if tag in hinted and prose[i] <= limit:
-            words = " ".join(value for key, value in elements[i].items() if key in attributes)
+            words = " ".join([value for key, value in elements[i].items() if key in attributes])
             if words:
                 own, side, review = _classify_parts(words, tag, forum)
                 if side or review:
@@ -181,20 +181,57 @@ def _resolve(hint: int, side: bool, review: bool, product: bool) -> int:
 def _classify_parts(words: str, tag: str, forum: bool = False) -> tuple[int, bool, bool]:
     """The hint of a container's words whatever the page, and whether they name a side
     column and reviews (which depend on whether the page is a product's)."""
-    words = _STATE_TOKEN_RE.sub(" ", words.lower())
-    side = SIDE_RE.search(words) is not None
-    review = REVIEW_RE.search(words) is not None
-    if STRONG_NEGATIVE_RE.search(words) or (not forum and COMMENT_RE.search(words)):
+    found = 0
+    for token in words.lower().split():
+        flags = _TOKEN_FLAGS.get(token)
+        if flags is None:
+            flags = _token_flags(token)
+        found |= flags
+    side = bool(found & _SIDE)
+    review = bool(found & _REVIEW)
+    if found & _STRONG or (not forum and found & _COMMENT):
         # "post-comments" is a comment section, "article-related" is related links.
         return STRONG_NEGATIVE, side, review
-    positive = bool(POSITIVE_RE.search(words))
-    if WEAK_NEGATIVE_RE.search(words) and not positive:
+    positive = bool(found & _POSITIVE)
+    if found & _WEAK and not positive:
         return WEAK_NEGATIVE, side, review
     if positive:
         return POSITIVE, side, review
     if tag in ("nav", "aside", "footer"):
         return STRONG_NEGATIVE, side, review
     return NEUTRAL, side, review
+
+
+# What the patterns find in one class token (no pattern spans a space, so a container's
+# words are judged token by token). Pages made with utility CSS (``flex px-4 mt-2``) give
+# nearly every container its own combination of tokens, but few distinct tokens: each is
+# read once, then looked up.
+_SIDE, _REVIEW, _STRONG, _COMMENT, _POSITIVE, _WEAK = 1, 2, 4, 8, 16, 32
+_TOKEN_FLAGS: dict[str, int] = {}
+_MAX_TOKENS = 50_000
+
+
+def _token_flags(token: str) -> int:
+    """The patterns a lower-cased class token matches, as bits (0 for a state token)."""
+    flags = 0
+    if not _STATE_TOKEN_RE.fullmatch(token):
+        for pattern, bit in _TOKEN_PATTERNS:
+            if pattern.search(token):
+                flags |= bit
+    if len(_TOKEN_FLAGS) >= _MAX_TOKENS:
+        _TOKEN_FLAGS.clear()
+    _TOKEN_FLAGS[token] = flags
+    return flags
+
+
+_TOKEN_PATTERNS = (
+    (SIDE_RE, _SIDE),
+    (REVIEW_RE, _REVIEW),
+    (STRONG_NEGATIVE_RE, _STRONG),
+    (COMMENT_RE, _COMMENT),
+    (POSITIVE_RE, _POSITIVE),
+    (WEAK_NEGATIVE_RE, _WEAK),
+)
 
 
 #: URL paths of forum and Q&A software (Discourse, phpBB, vBulletin, XenForo, Discuz!,

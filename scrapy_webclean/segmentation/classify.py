@@ -182,12 +182,18 @@ class NoiseWords:
     over it (a word matches where a token of ``[a-z0-9]`` runs joined by single hyphens
     equals it: "share" in "Share this", not in "market-share" or "shares"); other scripts'
     words (版权, ©) are substring tests.
+
+    Most lines hold no noise word: a quick pattern that only looks for the words as
+    substrings (grouped by their first character, so the regex engine skips the positions
+    that cannot start one) rules them out; the whole-word pattern runs on the rest. On
+    English pages this halves the time of the noise test, which runs on every short line.
     """
 
     def __init__(self, words: Iterable[str]) -> None:
         unique = {w.lower() for w in words if w}
         ascii_words = {w for w in unique if w.isascii() and w[:1].isalnum()}
-        self._plain = tuple(sorted(unique - ascii_words))
+        plain = sorted(unique - ascii_words)
+        self._plain = _substring_pattern(plain) if plain else None
         single = sorted((w for w in ascii_words if w.isalnum()), key=len, reverse=True)
         phrases = sorted(ascii_words.difference(single), key=len, reverse=True)
         parts = []
@@ -200,15 +206,34 @@ class NoiseWords:
         if phrases:
             parts.append(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, phrases)) + r")(?![a-z0-9])")
         self._ascii = re.compile("|".join(parts)) if parts else None
+        self._quick = _substring_pattern(sorted(ascii_words)) if ascii_words else None
 
     def search(self, text: str) -> bool:
         """True when ``text`` holds one of the words."""
         lowered = text.lower()
-        if not lowered.isascii():
-            for word in self._plain:
-                if word in lowered:
-                    return True
+        if (
+            self._plain is not None
+            and not lowered.isascii()
+            and self._plain.search(lowered) is not None
+        ):
+            return True
+        if self._quick is None or self._quick.search(lowered) is None:
+            return False
         return self._ascii is not None and self._ascii.search(lowered) is not None
+
+
+def _substring_pattern(words: Iterable[str]) -> re.Pattern[str]:
+    """A pattern that finds any of ``words`` as a substring: one alternative per first
+    character, each starting with that character as a literal (the regex engine then
+    skips ahead to the characters that can start a word)."""
+    by_first: dict[str, list[str]] = {}
+    for word in sorted(set(words), key=len, reverse=True):
+        by_first.setdefault(word[0], []).append(re.escape(word[1:]))
+    return re.compile(
+        "|".join(
+            re.escape(first) + "(?:" + "|".join(rests) + ")" for first, rests in by_first.items()
+        )
+    )
 
 
 def compile_noise_words(words: Iterable[str]) -> NoiseWords:
