@@ -346,6 +346,39 @@ def test_picture_credits_and_bare_addresses_are_not_text() -> None:
     assert "Once more." in text and "The Reuters report said" in text
 
 
+RELATED_HEADINGS = (
+    *("You may also like", "Related articles", "Read also", "See more", "More from CNN"),
+    *("Recommended for you", "Also read", "Você também pode gostar", "Leia também"),
+    *("Te puede interesar", "Artículos relacionados", "Noticias relacionadas"),
+    *("Vous aimerez aussi", "À lire aussi", "Lire aussi", "Das könnte Sie auch interessieren"),
+    *("Weitere Artikel", "Ti potrebbe interessare", "相关阅读", "推荐阅读", "猜你喜欢"),
+    *("延伸阅读", "热门推荐", "更多新闻", "Most popular", "Popular posts", "Читайте также"),
+    *("Смотрите также", "Похожие статьи", "Самые популярные", "Популярное", "Рекомендуем"),
+    *("Customers who viewed this item also viewed", "People also bought"),
+    *("Shoppers also searched", "Similar items", "Frequently bought together"),
+    *("Often bought together", "Recently viewed items", "You might also love"),
+    *("Customers may also want", "Related products", "More items like this"),
+    *("Complete the look", "Shop the look", "Sponsored products related to this item"),
+)
+
+
+def test_related_heading_quick_test_lets_every_kind_through() -> None:
+    # The quick first-word test must let through a heading of every alternative of the
+    # pattern, in any case.
+    from scrapy_webclean.extraction.extract import (
+        RELATED_HEADING_RE,
+        is_related_heading,
+        is_ui_line,
+    )
+
+    for heading in RELATED_HEADINGS:
+        for variant in (heading, heading.upper(), heading.lower()):
+            assert RELATED_HEADING_RE.match(variant), variant
+            assert is_related_heading(variant), variant
+            assert is_ui_line(variant), variant
+    assert not is_related_heading("Relatedness of species") and not is_ui_line("Seen")
+
+
 def test_control_labels_are_not_text() -> None:
     from scrapy_webclean.extraction.extract import is_ui_line
 
@@ -358,6 +391,14 @@ def test_control_labels_are_not_text() -> None:
         "You may also like...",
         "评论",
         "Комментарии",
+        "LOAD 34 COMMENTS",
+        "Kommentare",
+        "Comentários",
+        "Добавить комментарий",
+        "查看评论",
+        "Trending now",
+        "This slideshow requires JavaScript.",
+        "Close the photos",
     ):
         assert is_ui_line(label), label
     for line in ("Comments from readers shaped the final plan.", "Topics of the day were grim."):

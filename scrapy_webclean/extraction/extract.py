@@ -45,7 +45,7 @@ from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.paths import path_similarity, path_threshold, tag_path
 from scrapy_webclean.extraction.tfidf import prune_scores
 from scrapy_webclean.segmentation.blockmodel import PageModel, UrlResolver
-from scrapy_webclean.segmentation.classify import NoiseWords
+from scrapy_webclean.segmentation.classify import NoiseWords, substring_pattern
 from scrapy_webclean.segmentation.linkdensity import link_density_blocks
 from scrapy_webclean.segmentation.tagclasses import TagClass
 
@@ -317,11 +317,24 @@ UI_LINE_RE = re.compile(
 _UI_LINE_MAX_UNITS = 12.0
 
 
+#: Every match of :data:`UI_LINE_RE` holds one of these (lower-cased): most lines hold
+#: none and are ruled out by one quick search.
+_UI_WORDS = (
+    *("comment", "gallery", "slideshow", "photo", "topics", "news", "now", "stories"),
+    *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
+)
+_UI_LINE_WORDS = substring_pattern(_UI_WORDS)
+
+
 def is_ui_line(text: str) -> bool:
     """True for a short line that is a control's label (see :data:`UI_LINE_RE`) or a
     related-section heading (see :data:`RELATED_HEADING_RE`)."""
-    stripped = text.strip(" .:…»›>|-–—")
-    return bool(UI_LINE_RE.fullmatch(stripped) or RELATED_HEADING_RE.match(text))
+    lowered = text.lower()
+    if lowered.startswith(_RELATED_HEADING_STARTS) and RELATED_HEADING_RE.match(text):
+        return True
+    if _UI_LINE_WORDS.search(lowered) is None:
+        return False
+    return UI_LINE_RE.fullmatch(text.strip(" .:…»›>|-–—")) is not None
 
 
 #: A line that is nothing but an address (print headers, "source:" footers of templates).
@@ -376,6 +389,24 @@ RELATED_HEADING_RE = re.compile(
     r"(?:complete|shop) the look|sponsored products\b.*)\W*$",
     re.I,
 )
+#: How every match of :data:`RELATED_HEADING_RE` starts (lower-cased): a line that starts
+#: otherwise is ruled out by one ``startswith``.
+_RELATED_HEADING_STARTS = (
+    *("you", "related", "read", "see", "more", "recommended", "also", "most", "popular"),
+    *("você", "leia", "te ", "artículos", "noticias", "vous", "à", "lire", "das", "weitere"),
+    *("ti ", "相关", "推荐", "猜", "延伸", "热门", "更多"),
+    *("читайте", "смотрите", "похожие", "самые", "популярное", "рекомендуем"),
+    *("people", "customers", "shoppers", "similar", "frequently", "often", "recently"),
+    *("complete", "shop", "sponsored"),
+)
+
+
+def is_related_heading(text: str) -> bool:
+    """True for a line that is a related-section heading (:data:`RELATED_HEADING_RE`)."""
+    return (
+        text.lower().startswith(_RELATED_HEADING_STARTS)
+        and RELATED_HEADING_RE.match(text) is not None
+    )
 
 
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -571,7 +602,7 @@ def _drop_after_related_headings(model: PageModel, lines: list[Line], kept: list
     classes, parents, node_count = model.classes, model.parents, model.node_count
     first_line: dict[int, int] = {}
     for i, line in enumerate(lines):
-        if line.units > 15 or not RELATED_HEADING_RE.match(line.text):
+        if line.units > 15 or not is_related_heading(line.text):
             continue
         if _in_h1(model, line):
             continue  # the page's own headline ("Most popular films") names the page

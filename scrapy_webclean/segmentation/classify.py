@@ -193,7 +193,7 @@ class NoiseWords:
         unique = {w.lower() for w in words if w}
         ascii_words = {w for w in unique if w.isascii() and w[:1].isalnum()}
         plain = sorted(unique - ascii_words)
-        self._plain = _substring_pattern(plain) if plain else None
+        self._plain = substring_pattern(plain) if plain else None
         single = sorted((w for w in ascii_words if w.isalnum()), key=len, reverse=True)
         phrases = sorted(ascii_words.difference(single), key=len, reverse=True)
         parts = []
@@ -206,7 +206,7 @@ class NoiseWords:
         if phrases:
             parts.append(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, phrases)) + r")(?![a-z0-9])")
         self._ascii = re.compile("|".join(parts)) if parts else None
-        self._quick = _substring_pattern(sorted(ascii_words)) if ascii_words else None
+        self._quick = substring_pattern(sorted(ascii_words)) if ascii_words else None
 
     def search(self, text: str) -> bool:
         """True when ``text`` holds one of the words."""
@@ -222,7 +222,7 @@ class NoiseWords:
         return self._ascii is not None and self._ascii.search(lowered) is not None
 
 
-def _substring_pattern(words: Iterable[str]) -> re.Pattern[str]:
+def substring_pattern(words: Iterable[str]) -> re.Pattern[str]:
     """A pattern that finds any of ``words`` as a substring: one alternative per first
     character, each starting with that character as a literal (the regex engine then
     skips ahead to the characters that can start a word)."""
