@@ -98,16 +98,42 @@ class LinkRef:
 @dataclass(slots=True)
 class ImageRef:
     """An ``<img>`` with what can be known before fetching it (sizes in CSS pixels);
-    ``at_run`` is how many text runs precede it."""
+    ``at_run`` is how many text runs precede it, ``written`` its address as the page
+    writes it, ``link`` the ``href`` of the link around it. The details (:attr:`src`,
+    :attr:`alt`, :attr:`title`, :attr:`width`, :attr:`height`) are read when asked:
+    plain cleaning never asks; the blocks do."""
 
     node: int
     at_run: int
-    src: str
-    alt: str
-    title: str
-    width: int | None
-    height: int | None
+    written: str
     link: str | None
+    element: etree._Element = field(repr=False, compare=False)
+    resolver: UrlResolver | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def src(self) -> str:
+        """The absolute URL the image loads (a lazy-loading attribute's first)."""
+        return self.resolver(self.written) if self.resolver is not None else self.written
+
+    @property
+    def alt(self) -> str:
+        """The ``alt`` text, whitespace collapsed."""
+        return collapse_ws(self.element.get("alt", "")).strip()
+
+    @property
+    def title(self) -> str:
+        """The ``title`` text, whitespace collapsed."""
+        return collapse_ws(self.element.get("title", "")).strip()
+
+    @property
+    def width(self) -> int | None:
+        """The ``width`` attribute's leading integer, or None."""
+        return dimension(self.element.get("width"))
+
+    @property
+    def height(self) -> int | None:
+        """The ``height`` attribute's leading integer, or None."""
+        return dimension(self.element.get("height"))
 
 
 @dataclass(slots=True)
@@ -411,7 +437,7 @@ def build_page_model(
                     href = href.strip() if href else None
                     link = None
                     if href and not href.startswith(("javascript:", "#")):
-                        link = LinkRef(index, href, len(runs), resolver=resolve, runs=runs)
+                        link = LinkRef(index, href, len(runs), -1, resolve, runs)
                         links.append(link)
                     else:
                         href = None
@@ -423,12 +449,10 @@ def build_page_model(
                             ImageRef(
                                 index,
                                 len(runs),
-                                resolve(src),
-                                collapse_ws(el.get("alt", "")).strip(),
-                                collapse_ws(el.get("title", "")).strip(),
-                                dimension(el.get("width")),
-                                dimension(el.get("height")),
+                                src,
                                 anchor_stack[-1][2] if anchor_stack else None,
+                                el,
+                                resolve,
                             )
                         )
             raw = el.text
