@@ -571,8 +571,10 @@ def test_hidden_tab_panels_are_read_and_other_hidden_parts_are_not() -> None:
         '<div role="tablist"><button>Overview</button><button>Details</button></div>'
         f'<div class="tab-pane" style="display: none"><p>{details}</p></div>'
         f'<div id="panel-2" role="tabpanel" hidden><p>{details} Twice.</p></div>'
+        '<button aria-expanded="false">More</button>'
+        f'<div id="react-collapsed-panel-3" style="display:none"><p>{details} Thrice.</p></div>'
         f'<div class="modal" hidden><p>{PROSE} A hidden dialog.</p></div></main>'
     )
     text = clean_html(page(body)).text
-    assert details in text and f"{details} Twice." in text
+    assert details in text and f"{details} Twice." in text and f"{details} Thrice." in text
     assert "hidden dialog" not in text

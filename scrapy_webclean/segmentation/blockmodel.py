@@ -338,9 +338,12 @@ def _walk_info(tag: object) -> tuple[str, TagClass, int]:
     return info
 
 
-#: Tab panels and accordion sections: hidden until their tab is chosen, but content (a
-#: product's description, a service's details, a documentation page's examples).
-_PANEL_RE = re.compile(r"(?<![a-z0-9])(?:tab-?pane|tab-?panel|tab-?content|accordion)", re.I)
+#: Tab panels, accordion sections and collapsed panels: hidden until their tab or toggle is
+#: chosen, but content (a product's description, a service's details, a documentation
+#: page's examples).
+_PANEL_RE = re.compile(
+    r"(?<![a-z0-9])(?:tab-?pane|tab-?panel|tab-?content|accordion|collaps)", re.I
+)
 
 
 def _is_panel(el: etree._Element) -> bool:
