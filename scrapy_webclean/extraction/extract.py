@@ -903,12 +903,17 @@ def _best_list(
     text_len, anchor_len, link_count = model.text_len, model.anchor_len, model.link_count
     visible = model.visible
     best, best_units = -1, 0.0
-    for parent in range(1, len(model)):
-        count = node_count[parent]
-        if count < opts.min_list_items + 1 or not visible[parent] or not link_count[parent]:
-            continue
+    smallest = opts.min_list_items + 1
+    # (One comprehension finds the few nodes big enough and with links: most are not.)
+    parents = [
+        parent
+        for parent, count in enumerate(node_count)
+        if count >= smallest and parent and link_count[parent] and visible[parent]
+    ]
+    for parent in parents:
         if hints[parent] == STRONG_NEGATIVE:  # menus, sidebars, related-link strips
             continue
+        count = node_count[parent]
         groups: dict[tuple[str, str], list[int]] = {}
         child, stop = parent + 1, parent + count
         while child < stop:

@@ -40,9 +40,13 @@ class Line:
         return self.anchor_chars / self.chars if self.chars else 0.0
 
 
+#: What may follow a sentence's end: closing quotes and brackets, spaces.
+_CLOSERS = "”’\"')）」』] "
+
+
 def is_prose(text: str) -> bool:
     """True when a line ends like a sentence (closing quotes and brackets aside)."""
-    stripped = text.rstrip("”’\"')）」』] ")
+    stripped = text.rstrip(_CLOSERS)
     return bool(stripped) and stripped[-1] in _SENTENCE_END
 
 
@@ -77,7 +81,12 @@ def build_lines(model: PageModel) -> list[Line]:
         while node > 0 and classes[node] is inline:
             node = parents[node]
             custom = custom or custom_marks[node]
-        lines.append(
-            Line(start, end, node, text, chars, anchor, text_units(text), custom, is_prose(text))
-        )
+        # (text_units and is_prose, inlined for ASCII text: this runs once per line)
+        if text.isascii():
+            units = (len(text) - text.count(" ") - text.count("\n")) / 3.0
+        else:
+            units = text_units(text)
+        stripped = text.rstrip(_CLOSERS)
+        prose = bool(stripped) and stripped[-1] in _SENTENCE_END
+        lines.append(Line(start, end, node, text, chars, anchor, units, custom, prose))
     return lines

@@ -157,7 +157,6 @@ class PageModel:
     text_len: list[int] = field(default_factory=list)
     anchor_len: list[int] = field(default_factory=list)
     link_count: list[int] = field(default_factory=list)
-    l_count: list[int] = field(default_factory=list)
     node_count: list[int] = field(default_factory=list)
     runs: list[TextRun] = field(default_factory=list)
     links: list[LinkRef] = field(default_factory=list)
@@ -170,6 +169,7 @@ class PageModel:
     #: The deepest nesting of a listed element below the root, in edges.
     depth: int = 0
     _own_punct: list[int] | None = None
+    _l_count: list[int] | None = None
 
     @property
     def own_punct(self) -> list[int]:
@@ -182,6 +182,22 @@ class PageModel:
                     counts[run.owner] += punctuation_count(run.text)
             self._own_punct = counts
         return self._own_punct
+
+    @property
+    def l_count(self) -> list[int]:
+        """Subtree counts of visible L-class (line-level) elements (counted on first use:
+        the extraction never asks)."""
+        if self._l_count is None:
+            l_class = TagClass.L
+            counts = [
+                1 if (cls is l_class and vis) else 0
+                for cls, vis in zip(self.classes, self.visible, strict=False)
+            ]
+            parents = self.parents
+            for i in range(len(counts) - 1, 0, -1):
+                counts[parents[i]] += counts[i]
+            self._l_count = counts
+        return self._l_count
 
     @property
     def punct_count(self) -> list[int]:
@@ -519,11 +535,6 @@ def _subtree_totals(model: PageModel) -> None:
     text_len = model.own_text[:]
     anchor_len = model.own_anchor[:]
     link_count = model.own_links[:]
-    l_class = TagClass.L
-    l_count = [
-        1 if (cls is l_class and vis) else 0
-        for cls, vis in zip(model.classes, model.visible, strict=False)
-    ]
     node_count = [1] * n
     parents = model.parents
     for i in range(n - 1, 0, -1):
@@ -531,10 +542,9 @@ def _subtree_totals(model: PageModel) -> None:
         text_len[p] += text_len[i]
         anchor_len[p] += anchor_len[i]
         link_count[p] += link_count[i]
-        l_count[p] += l_count[i]
         node_count[p] += node_count[i]
     model.text_len, model.anchor_len = text_len, anchor_len
-    model.link_count, model.l_count, model.node_count = link_count, l_count, node_count
+    model.link_count, model.node_count = link_count, node_count
 
 
 def _mark_custom_patterns(model: PageModel, patterns: Iterable[str | re.Pattern[str]]) -> None:
