@@ -554,11 +554,15 @@ def _mark_custom_patterns(model: PageModel, patterns: Iterable[str | re.Pattern[
     classes, parents, text_len = model.classes, model.parents, model.text_len
     # Every default pattern is a date: no digit, no match (a cheap first test).
     digits_needed = all(p.pattern in _DATE_PATTERN_SOURCES for p in compiled)
-    for run in model.runs:
-        if len(run.text) > CUSTOM_PATTERN_MAX_CHARS + 2:
-            continue
-        if digits_needed and not _DIGIT_RE.search(run.text):
-            continue
+    longest = CUSTOM_PATTERN_MAX_CHARS + 2
+    has_digit = _DIGIT_RE.search
+    # (The short runs with a digit are found in one comprehension: most runs are not.)
+    candidates = [
+        run
+        for run in model.runs
+        if len(run.text) <= longest and (not digits_needed or has_digit(run.text))
+    ]
+    for run in candidates:
         if not any(p.search(run.text) for p in compiled):
             continue
         node = run.owner

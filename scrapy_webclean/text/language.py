@@ -200,12 +200,19 @@ def guess_language(text: str, sample_chars: int = 4000) -> str:
 
 
 def _latin_language(sample: str) -> str:
-    words = [w.lower() for w in _WORD_RE.findall(sample, 0, 1500)]
+    head = sample[:1500]
+    lowered = head.lower()
+    if len(lowered) == len(head):
+        # Lower-casing kept every character's place (it does but for a few letters such
+        # as "İ"): the words of the lower-cased text are the lower-cased words.
+        words = _WORD_RE.findall(lowered)
+    else:
+        words = [w.lower() for w in _WORD_RE.findall(head)]
     if not words:
         return "und"
     counts = Counter(words)
     scores = {
-        lang: sum(counts[w] for w in markers if w in counts)
+        lang: sum(map(counts.__getitem__, markers.intersection(counts)))
         for lang, markers in _LATIN_MARKERS.items()
     }
     best = max(scores, key=lambda lang: scores[lang])
