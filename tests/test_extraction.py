@@ -399,9 +399,18 @@ def test_control_labels_are_not_text() -> None:
         "Trending now",
         "This slideshow requires JavaScript.",
         "Close the photos",
+        "Open media 3 in modal",
+        "Load image 2 in gallery view",
+        "Slide 2 of 5",
+        "Image 1 of 12",
     ):
         assert is_ui_line(label), label
-    for line in ("Comments from readers shaped the final plan.", "Topics of the day were grim."):
+    for line in (
+        "Comments from readers shaped the final plan.",
+        "Topics of the day were grim.",
+        "Video 1",
+        "Image 1: the river at dawn",
+    ):
         assert not is_ui_line(line), line
     html = page(
         f"<article><h1>Headline here</h1><p>{PROSE}</p><p>{PROSE} Again.</p>"

@@ -309,6 +309,10 @@ UI_LINE_RE = re.compile(
     r"(?:(?:all|more)\s+)?(?:(?<!\d)\d+\s+)?comments?(?:\s*\(\d+\))?|"
     r"(?:back to|view|open|close) (?:the )?"
     r"(?:gallery|slideshow|photos?)|topics|this slideshow requires javascript\.?|"
+    # carousel and gallery controls: "Open media 3 in modal", "Slide 2 of 5"
+    r"(?:open|load|view|show|go to) (?:media|image|photo|picture|slide|video) \d+"
+    r"(?: (?:of|/) \d+)?(?: in (?:(?:the )?modal|gallery(?: view)?))?|"
+    r"(?:media|image|photo|picture|slide|video) \d+ (?:of|/) \d+|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
     r"комментарии|добавить (?:отзыв|комментарий)|评论|查看评论|发表评论|"
     r"kommentare|commentaires|comentarios|comentários",
@@ -321,6 +325,7 @@ _UI_LINE_MAX_UNITS = 12.0
 #: none and are ruled out by one quick search.
 _UI_WORDS = (
     *("comment", "gallery", "slideshow", "photo", "topics", "news", "now", "stories"),
+    *("media", "image", "picture", "slide", "video"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
 )
 _UI_LINE_WORDS = substring_pattern(_UI_WORDS)
