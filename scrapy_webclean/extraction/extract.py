@@ -313,6 +313,9 @@ UI_LINE_RE = re.compile(
     r"(?:open|load|view|show|go to) (?:media|image|photo|picture|slide|video) \d+"
     r"(?: (?:of|/) \d+)?(?: in (?:(?:the )?modal|gallery(?: view)?))?|"
     r"(?:media|image|photo|picture|slide|video) \d+ (?:of|/) \d+|"
+    # shop and page buttons
+    r"add to (?:cart|bag|basket|wish ?list|list|favou?rites)|quick (?:view|shop|add)|"
+    r"loading|close|show (?:more|less)|see (?:less|all)|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
     r"комментарии|добавить (?:отзыв|комментарий)|评论|查看评论|发表评论|"
     r"kommentare|commentaires|comentarios|comentários",
@@ -326,6 +329,7 @@ _UI_LINE_MAX_UNITS = 12.0
 _UI_WORDS = (
     *("comment", "gallery", "slideshow", "photo", "topics", "news", "now", "stories"),
     *("media", "image", "picture", "slide", "video"),
+    *("add to", "quick", "loading", "close", "show", "see"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
 )
 _UI_LINE_WORDS = substring_pattern(_UI_WORDS)
