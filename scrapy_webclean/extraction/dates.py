@@ -101,7 +101,7 @@ def metadata_date(root: etree._Element, source: str | None = None) -> str | None
             found = parse_date(meta.get("content") or "")
             if found:
                 return found
-    if source is None or any(spelling in source for spelling in _DATE_PUBLISHED_SPELLINGS):
+    if source is None or _names_itemprop_date(source):
         found = _itemprop_date(root)
         if found:
             return found
@@ -113,11 +113,34 @@ def metadata_date(root: etree._Element, source: str | None = None) -> str | None
 
 
 _DATE_PUBLISHED_SPELLINGS = ("atePublished", "atepublished", "ATEPUBLISHED")
+#: How far before the property's name its ``itemprop`` may start (``itemprop =
+#: "dateCreated datePublished"``).
+_ITEMPROP_REACH = 48
+#: At most this many mentions of the name are looked at (JSON-LD repeats it per item).
+_MAX_MENTIONS = 50
+
+
+def _names_itemprop_date(source: str) -> bool:
+    """True when the source may hold an ``itemprop`` naming ``datePublished``: a mention
+    of the name with ``itemprop`` shortly before it (JSON-LD's ``"datePublished":`` alone
+    does not count: the meta tags and JSON-LD are read otherwise)."""
+    for spelling in _DATE_PUBLISHED_SPELLINGS:
+        position = source.find(spelling)
+        for _ in range(_MAX_MENTIONS):
+            if position < 0:
+                break
+            window = source[max(0, position - _ITEMPROP_REACH) : position]
+            if "itemprop" in window.lower():
+                return True
+            position = source.find(spelling, position + len(spelling))
+        else:
+            return True  # (too many mentions to look at: search the tree)
+    return False
 
 
 def _itemprop_date(root: etree._Element) -> str | None:
     for element in root.iterfind(".//*[@itemprop]"):
-        if (element.get("itemprop") or "").lower() == "datepublished":
+        if "datepublished" in (element.get("itemprop") or "").lower().split():
             found = parse_date(element.get("content") or element.get("datetime") or "")
             if found:
                 return found
