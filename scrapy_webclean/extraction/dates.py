@@ -92,9 +92,9 @@ def metadata_date(root: etree._Element, source: str | None = None) -> str | None
     ``<time datetime>``.
 
     ``source``, the page's decoded HTML, spares the search for ``itemprop`` elements (a
-    look at every element of the tree) on the pages whose source never names the property
-    ("datePublished" or "datepublished", the spellings schema.org and sites use, or in
-    capitals); a substring test of the source costs a tenth as much."""
+    look at every element of the tree) on the pages whose source has no ``itemprop``
+    shortly before a mention of the property (see :func:`_names_itemprop_date`): a few
+    substring searches of the source cost far less."""
     for meta in root.iterfind(".//meta"):
         key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
         if key in META_DATE_KEYS:
@@ -112,6 +112,8 @@ def metadata_date(root: etree._Element, source: str | None = None) -> str | None
     return None
 
 
+#: The spellings of the property's name looked for (schema.org's, lower case, capitals),
+#: without the first letter.
 _DATE_PUBLISHED_SPELLINGS = ("atePublished", "atepublished", "ATEPUBLISHED")
 #: How far before the property's name its ``itemprop`` may start (``itemprop =
 #: "dateCreated datePublished"``).

@@ -338,10 +338,9 @@ _UI_LINE_WORDS = substring_pattern(_UI_WORDS)
 def is_ui_line(text: str) -> bool:
     """True for a short line that is a control's label (see :data:`UI_LINE_RE`) or a
     related-section heading (see :data:`RELATED_HEADING_RE`)."""
-    lowered = text.lower()
-    if lowered.startswith(_RELATED_HEADING_STARTS) and RELATED_HEADING_RE.match(text):
+    if is_related_heading(text):
         return True
-    if _UI_LINE_WORDS.search(lowered) is None:
+    if _UI_LINE_WORDS.search(text.lower()) is None:
         return False
     return UI_LINE_RE.fullmatch(text.strip(" .:…»›>|-–—")) is not None
 

@@ -81,12 +81,7 @@ def build_lines(model: PageModel) -> list[Line]:
         while node > 0 and classes[node] is inline:
             node = parents[node]
             custom = custom or custom_marks[node]
-        # (text_units and is_prose, inlined for ASCII text: this runs once per line)
-        if text.isascii():
-            units = (len(text) - text.count(" ") - text.count("\n")) / 3.0
-        else:
-            units = text_units(text)
-        stripped = text.rstrip(_CLOSERS)
-        prose = bool(stripped) and stripped[-1] in _SENTENCE_END
-        lines.append(Line(start, end, node, text, chars, anchor, units, custom, prose))
+        lines.append(
+            Line(start, end, node, text, chars, anchor, text_units(text), custom, is_prose(text))
+        )
     return lines
