@@ -2,8 +2,8 @@
 
 The core (``clean_html``, ``scrapy_webclean.ads.AdImageModel`` and everything under
 ``html``, ``text``, ``segmentation``, ``extraction`` and ``ads``) imports nothing from
-Scrapy. The Scrapy components (``Addon``, ``CleanPipeline``, ``AdImageFilter``,
-``ImageUrlsFilterPipeline``) are loaded lazily on first access, so ``import
+Scrapy. The Scrapy components (``Addon``, ``CleanPipeline``, ``DedupPipeline``,
+``AdImageFilter``, ``ImageUrlsFilterPipeline``) and ``page_item`` are loaded lazily on first access, so ``import
 scrapy_webclean`` works without Scrapy.
 """
 
@@ -21,6 +21,8 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from scrapy_webclean.integration.addon import Addon
     from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
+    from scrapy_webclean.integration.dedup import DedupPipeline
+    from scrapy_webclean.integration.page import page_item
     from scrapy_webclean.integration.pipelines import CleanPipeline
 
 _LAZY = {
@@ -29,6 +31,7 @@ _LAZY = {
     "AdImageFilter": "scrapy_webclean.integration.adfilter",
     "ImageUrlsFilterPipeline": "scrapy_webclean.integration.adfilter",
     "DedupPipeline": "scrapy_webclean.integration.dedup",
+    "page_item": "scrapy_webclean.integration.page",
 }
 
 
@@ -60,4 +63,5 @@ __all__ = [
     "ParseFailure",
     "__version__",
     "clean_html",
+    "page_item",
 ]

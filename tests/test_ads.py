@@ -19,6 +19,7 @@ from scrapy_webclean.ads import (
 )
 from scrapy_webclean.ads.features import is_ad_host, normalize_image_url, registered_domain
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
+from tests.crawlers import crawler_with_engine
 
 SITE = "http://news.example.com"
 AD_HOST = "http://cdn.partner-media.net"
@@ -202,10 +203,15 @@ def test_too_little_evidence_defers_then_decides() -> None:
 
 
 def test_image_urls_are_pruned_before_the_media_pipeline() -> None:
-    crawler = get_crawler()
-    crawler.stats.open_spider()  # type: ignore[union-attr,call-arg]
-    mw = AdImageFilter.from_crawler(crawler)
-    pipeline = ImageUrlsFilterPipeline.from_crawler(crawler)
+    crawler = crawler_with_engine(
+        {
+            "DOWNLOADER_MIDDLEWARES": {AdImageFilter: 560},
+            "ITEM_PIPELINES": {ImageUrlsFilterPipeline: 0},
+        }
+    )
+    mw = crawler.get_downloader_middleware(AdImageFilter)
+    pipeline = crawler.get_item_pipeline(ImageUrlsFilterPipeline)
+    assert mw is not None and pipeline is not None
     assert pipeline.gate is mw.gate  # one model per crawler
     respond(mw, 1)
     images = [f"{SITE}/photos/story-1.jpg", f"{AD_HOST}/creative/banner-1.png"]

@@ -143,7 +143,7 @@ def test_raw_html_is_not_exported_and_stats_add_up(crawl: dict[str, Any]) -> Non
     # hub page's teasers (the mirror site's, the digest's lists): never an article for a hub.
     copies = {url for urls in copy_groups(crawl["truth"]).values() for url in urls[1:]}
     assert dropped >= len(copies)
-    drops = re.findall(r"webclean: (\S+) is a (?:exact|near) duplicate of (\S+)", crawl["log"])
+    drops = re.findall(r"webclean: (\S+) is an? (?:exact|near) duplicate of (\S+)", crawl["log"])
     assert len(drops) == dropped
     pages = {page["url"]: page for page in crawl["truth"]["pages"]}
     mixed = [

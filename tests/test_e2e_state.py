@@ -190,7 +190,7 @@ def test_redis_going_away_mid_crawl_loses_no_item(
     # dropped with its reason, and every article once, whichever copy came first.
     assert not [key for key in stats if key.startswith("webclean/dedup/unchecked")]
     assert "webclean/state/lost_writes" in stats
-    drops = dict(re.findall(r"webclean: (\S+) is a (?:exact|near) duplicate of (\S+)", log))
+    drops = dict(re.findall(r"webclean: (\S+) is an? (?:exact|near) duplicate of (\S+)", log))
     assert len(drops) == stats["webclean/dedup/dropped"]
     assert stats["webclean/items/in"] == len(items) + len(drops)
     exported = Counter(item["url"] for item in items)

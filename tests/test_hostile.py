@@ -237,13 +237,15 @@ def test_the_pipeline_counts_refused_pages_and_passes_them_on() -> None:
     ]
     out = [drive(pipeline.process_item(item)) for item in items]
     assert [item.get("webclean_error") for item in out] == [
-        None,  # an empty body is an item without HTML, passed on as it is
+        "empty",  # counted as a page that could not be cleaned
         "not_html",
         "too_large",
         "bad_html_type",
         None,
     ]
     get = crawler.stats.get_value  # type: ignore[union-attr]
+    assert get("webclean/items/failed/empty") == 1
     assert get("webclean/items/failed/not_html") == 1
     assert get("webclean/items/failed/too_large") == 1
+    assert not any(isinstance(v, bytes) for item in out for v in item.values())
     assert get("webclean/items/in") == 5

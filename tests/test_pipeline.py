@@ -56,7 +56,7 @@ def test_dict_item_is_cleaned_and_html_dropped() -> None:
         "page_type",
         "date",
         "links",
-        "images",
+        "page_images",
     }
     assert item["title"] == "Council votes to turn Harbour Exchange into library"
     assert item["text"].startswith("The city council voted")
@@ -111,7 +111,7 @@ def test_keep_html_and_blocks_and_renamed_fields() -> None:
         WEBCLEAN_OUTPUT_FIELDS={"text": "main_text", "links": None},
     )
     item = drive(pipeline.process_item({"url": URL, "html": EN_HTML}))
-    assert item["html"] == EN_HTML
+    assert item["html"] == EN_HTML.decode("utf-8")  # kept as text: a feed cannot write bytes
     assert "main_text" in item and "text" not in item and "links" not in item
     labels = {block["label"] for block in item["blocks"]}
     assert labels == {"content", "related", "noise"}
@@ -160,5 +160,5 @@ def test_summary_is_logged_when_the_spider_closes(caplog: pytest.LogCaptureFixtu
     with caplog.at_level(logging.INFO):
         pipeline._log_summary()
     message = " ".join(r.getMessage() for r in caplog.records)
-    assert "webclean summary: 2 items in, 1 cleaned, 1 without HTML" in message
+    assert "webclean summary: 2 items in, 1 cleaned, 0 without HTML, 1 failed (empty: 1)" in message
     assert stats.get_value("webclean/time/clean_seconds") is not None

@@ -15,9 +15,8 @@ ADDONS = {"scrapy_webclean.Addon": 100}
 
 ITEM_PIPELINES = {"scrapy.pipelines.images.ImagesPipeline": 1}
 IMAGES_STORE = "images"
-# The cleaning pipeline owns the ``images`` field, so keep ImagesPipeline's
-# download results under a different name.
-IMAGES_RESULT_FIELD = "image_files"
+# ImagesPipeline writes its downloads into ``images``; the cleaner's images found in the
+# page go to ``page_images``, so the two never overwrite each other.
 
 # The demo server is local: no politeness delay needed.
 CONCURRENT_REQUESTS = 16

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from scrapy_webclean.errors import EmptyDocument, NotHtml, OverLimit, ParseFailure
+from scrapy_webclean.html.sniff import check_magic, check_media_type
 
 #: Fallback order for pages that declare no charset.
 DEFAULT_FALLBACK_ENCODINGS: tuple[str, ...] = ("utf-8", "gb18030", "cp1252")
@@ -468,9 +469,13 @@ def load_html(
 ) -> LoadedPage:
     """Decode (if bytes) and parse a page: the single entry point for HTML in this project.
 
+    A ``content_type`` naming a media type that is not a page, or a body that starts like a
+    PDF, an image or an archive, raises :class:`NotHtml` (see :mod:`.sniff`).
     With ``limits``, a page over one is refused before it is parsed (size, tags, text run)
     or right after (nesting: libxml2 stops at 2048 levels, deeper pages are refused too).
     """
+    check_media_type(content_type)
+    check_magic(body)
     if limits is not None:
         limits.check_size(body)
     decoded = decode_html(body, content_type, fallback_encodings)

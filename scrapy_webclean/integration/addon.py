@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
-from scrapy_webclean.integration.accounting import ItemAccounting
+from scrapy_webclean.integration.accounting import DropLogFormatter, ItemAccounting
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.dedup import DedupPipeline
 from scrapy_webclean.integration.pipelines import CleanPipeline
@@ -13,27 +14,53 @@ from scrapy_webclean.integration.settings import (
     CLEAN_PIPELINE_ORDER,
     DEDUP_PIPELINE_ORDER,
     IMAGE_URLS_FILTER_ORDER,
+    SETTINGS,
+    check_settings,
+    unknown_settings,
 )
+from scrapy_webclean.integration.state import CrawlState
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
+logger = logging.getLogger(__name__)
+
+#: Scrapy's own log formatter: the add-on replaces it only when the project kept it.
+_SCRAPY_LOG_FORMATTER = "scrapy.logformatter.LogFormatter"
+
 
 class Addon:
-    """Installs the webclean components at their documented order numbers.
+    """Checks the ``WEBCLEAN_*`` settings and installs the webclean components.
 
+    - every ``WEBCLEAN_*`` value is checked before the crawl starts: a bad one raises
+      :class:`~scrapy_webclean.integration.settings.SettingError` naming the setting, the
+      value and what is allowed (the crawl stops, exit code 1); an unknown ``WEBCLEAN_*``
+      name is logged as a warning with the nearest known name;
+    - the ``WEBCLEAN_*`` defaults are registered at add-on priority, so ``scrapy settings
+      --get WEBCLEAN_...`` and the crawl's log show them;
     - ``CleanPipeline`` in ``ITEM_PIPELINES`` at 200 (unless the project already lists it,
       at any order or as ``None`` to disable it);
     - ``DedupPipeline`` in ``ITEM_PIPELINES`` at 300 (after cleaning);
     - ``AdImageFilter`` in ``DOWNLOADER_MIDDLEWARES`` at 560 and
       ``ImageUrlsFilterPipeline`` in ``ITEM_PIPELINES`` at 0 (before the media pipelines),
       on the same terms;
-    - ``ItemAccounting`` in ``EXTENSIONS`` (counts every drop, writes the rejects feed);
+    - ``CrawlState`` (the learned state the components share) and ``ItemAccounting``
+      (counts where every item went, writes the rejects feed) in ``EXTENSIONS``;
+    - ``LOG_FORMATTER``: :class:`~scrapy_webclean.integration.accounting.DropLogFormatter`
+      when the project kept Scrapy's own (a webclean drop is one line, never the item);
     - ``FEED_EXPORT_ENCODING = "utf-8"`` at add-on priority, so Chinese is written as is,
       not as ``\\uXXXX``; a value set in the project's settings wins.
     """
 
+    def __repr__(self) -> str:
+        return "scrapy_webclean.Addon"
+
     def update_settings(self, settings: BaseSettings) -> None:
+        check_settings(settings)
+        for warning in unknown_settings(settings):
+            logger.warning("webclean: %s", warning)
+        for setting in SETTINGS:
+            settings.set(setting.name, setting.default, "addon")
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", CleanPipeline, CLEAN_PIPELINE_ORDER
         )
@@ -46,5 +73,8 @@ class Addon:
         settings.setdefault_in_component_priority_dict(
             "DOWNLOADER_MIDDLEWARES", AdImageFilter, AD_FILTER_ORDER
         )
+        settings.setdefault_in_component_priority_dict("EXTENSIONS", CrawlState, 0)
         settings.setdefault_in_component_priority_dict("EXTENSIONS", ItemAccounting, 0)
+        if settings.get("LOG_FORMATTER") == _SCRAPY_LOG_FORMATTER:
+            settings.set("LOG_FORMATTER", DropLogFormatter, "addon")
         settings.set("FEED_EXPORT_ENCODING", "utf-8", "addon")

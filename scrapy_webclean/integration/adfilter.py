@@ -85,15 +85,6 @@ class AdImageGate:
         self._logged_sites: set[str] = set()
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
-    @classmethod
-    def of(cls, crawler: Crawler) -> AdImageGate:
-        """The crawler's gate (created on first use)."""
-        gate = getattr(crawler, "_webclean_ad_gate", None)
-        if gate is None:
-            gate = cls(crawler)
-            crawler._webclean_ad_gate = gate  # type: ignore[attr-defined]
-        return gate
-
     def allowed(self, url: str) -> bool:
         """True for an image URL on the allow-list."""
         host = (urlsplit(url).hostname or "").lower()
@@ -172,7 +163,7 @@ class AdImageFilter:
             crawler.settings, "WEBCLEAN_ADS_ENABLED"
         ):
             raise NotConfigured("webclean ad filter disabled")
-        self.gate = AdImageGate.of(crawler)
+        self.gate = AdImageGate(crawler)
         self.stats = self.gate.stats
 
     @classmethod
@@ -245,13 +236,26 @@ class ImageUrlsFilterPipeline:
             crawler.settings, "WEBCLEAN_ADS_ENABLED"
         ):
             raise NotConfigured("webclean ad filter disabled")
-        self.gate = AdImageGate.of(crawler)
+        self.crawler = crawler
+        self._gate: AdImageGate | None = None
         self.field = get_setting(crawler.settings, "WEBCLEAN_IMAGE_URLS_FIELD")
         self.url_field = get_setting(crawler.settings, "WEBCLEAN_URL_FIELD")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ImageUrlsFilterPipeline:
         return cls(crawler)
+
+    @property
+    def gate(self) -> AdImageGate:
+        """The ``AdImageFilter`` middleware's gate (one model and one set of decisions for
+        both), or a gate of its own when the middleware is not installed."""
+        if self._gate is None:
+            middleware = self.crawler.get_downloader_middleware(AdImageFilter)
+            self._gate = middleware.gate if middleware is not None else AdImageGate(self.crawler)
+        return self._gate
+
+    def open_spider(self, spider: Any = None) -> None:
+        _ = self.gate  # resolved before the first item
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)

@@ -117,9 +117,11 @@ class DedupPipeline:
         if self.policy == "drop":
             self.stats.inc_value(f"{PREFIX}/dropped")
             self.stats.inc_value("webclean/items/dropped/duplicate")
+            first = f" (its group's first page: {match.key})" if match.nearest != match.key else ""
             raise WebcleanDrop(
-                f"webclean: {key} is a {match.kind} duplicate of {match.key}"
-                + (f" (most like {match.nearest})" if match.nearest != match.key else ""),
+                f"webclean: {key} is an {match.kind} duplicate of {match.nearest}{first}"
+                if match.kind == "exact"
+                else f"webclean: {key} is a {match.kind} duplicate of {match.nearest}{first}",
                 "duplicate",
                 key,
                 match.key,

@@ -1,10 +1,13 @@
 """``CleanPipeline``: turns an item's raw page HTML into clean fields.
 
 Works with any item type ``itemadapter`` knows (dict, ``scrapy.Item``, dataclass, attrs,
-pydantic). Items without HTML pass through untouched (counted). A page that cannot be
-cleaned is counted under ``webclean/items/failed/<reason>`` and either passed on with an
-error field (default) or dropped (``WEBCLEAN_ON_ERROR = "drop"``): cleaning never crashes
-the crawl.
+pydantic). Items without an HTML field (``None`` or absent) pass through untouched
+(``webclean/items/no_html``). A page that cannot be cleaned (empty, not HTML by its
+``Content-Type`` or its first bytes, over a size limit, a worker crash ...) is counted under
+``webclean/items/failed/<reason>`` and either passed on with an error field (default) or
+dropped (``WEBCLEAN_ON_ERROR = "drop"``): cleaning never crashes the crawl. No item leaves
+with ``bytes`` in it: the raw HTML is removed, or kept as text with ``WEBCLEAN_KEEP_HTML``,
+so every feed exporter can write every item.
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from scrapy.exceptions import NotConfigured
 
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
 from scrapy_webclean.extraction.template import TemplateModel
-from scrapy_webclean.html.loader import Limits
+from scrapy_webclean.html.loader import Limits, decode_html
 from scrapy_webclean.integration.accounting import WebcleanDrop
-from scrapy_webclean.integration.settings import get_setting
+from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.integration.workers import WorkerPool, clean_page
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
@@ -45,15 +48,12 @@ SLOWEST_KEPT = 5
 
 def output_format(settings: BaseSettings) -> str:
     """``WEBCLEAN_OUTPUT_FORMAT``: ``text`` or ``markdown``."""
-    value = str(get_setting(settings, "WEBCLEAN_OUTPUT_FORMAT")).lower()
-    if value not in ("text", "markdown"):
-        raise NotConfigured(f"WEBCLEAN_OUTPUT_FORMAT must be 'text' or 'markdown', not {value!r}")
-    return value
+    return str(get_setting(settings, "WEBCLEAN_OUTPUT_FORMAT"))
 
 
-def worker_count(setting: Any) -> int:
+def worker_count(setting: int) -> int:
     """``WEBCLEAN_WORKERS``: -1 is one less than the machine's cores, at most 4."""
-    count = int(setting)
+    count = setting
     if count < 0:
         count = min(4, (os.cpu_count() or 1) - 1)
     return max(count, 0)
@@ -66,10 +66,7 @@ def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
         custom_tags=tuple(t.lower() for t in get_setting(settings, "WEBCLEAN_CUSTOM_TAGS")),
         custom_patterns=tuple(get_setting(settings, "WEBCLEAN_CUSTOM_PATTERNS")),
         quark=QuarkOptions(min_block_chars=get_setting(settings, "WEBCLEAN_MIN_BLOCK_CHARS")),
-        classifier=ClassifierOptions(
-            similarity_threshold=get_setting(settings, "WEBCLEAN_SIMILARITY_THRESHOLD"),
-            noise_words=DEFAULT_NOISE_WORDS + extra_noise,
-        ),
+        classifier=ClassifierOptions(noise_words=DEFAULT_NOISE_WORDS + extra_noise),
         fallback_encodings=tuple(get_setting(settings, "WEBCLEAN_FALLBACK_ENCODINGS")),
         limits=Limits(
             max_bytes=get_setting(settings, "WEBCLEAN_MAX_HTML_BYTES"),
@@ -92,6 +89,7 @@ class CleanPipeline:
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
+        check_settings(settings)
         if not get_setting(settings, "WEBCLEAN_ENABLED"):
             raise NotConfigured("WEBCLEAN_ENABLED is off")
         self.crawler = crawler
@@ -103,18 +101,18 @@ class CleanPipeline:
         self.keep_html: bool = get_setting(settings, "WEBCLEAN_KEEP_HTML")
         self.include_blocks: bool = get_setting(settings, "WEBCLEAN_INCLUDE_BLOCKS")
         self.output_fields: dict[str, str | None] = get_setting(settings, "WEBCLEAN_OUTPUT_FIELDS")
-        self.on_error: str = str(get_setting(settings, "WEBCLEAN_ON_ERROR")).lower()
-        if self.on_error not in ("pass", "drop"):
-            raise ValueError(f"WEBCLEAN_ON_ERROR must be 'pass' or 'drop', not {self.on_error!r}")
+        self.on_error: str = get_setting(settings, "WEBCLEAN_ON_ERROR")
         self.error_field: str = get_setting(settings, "WEBCLEAN_ERROR_FIELD")
         self.markdown = output_format(settings) == "markdown"
         self.workers = worker_count(get_setting(settings, "WEBCLEAN_WORKERS"))
-        self.queue = max(1, int(get_setting(settings, "WEBCLEAN_WORKER_QUEUE")))
+        self.queue: int = get_setting(settings, "WEBCLEAN_WORKER_QUEUE")
+        self.fallback_encodings = tuple(get_setting(settings, "WEBCLEAN_FALLBACK_ENCODINGS"))
         self._workers: WorkerPool | None = None
         self._worker_rss = 0
         #: The slowest pages cleaned (a min-heap of (seconds, URL)), for the end summary.
         self.slowest: list[tuple[float, str]] = []
-        crawler._webclean_clean_pipeline = self  # type: ignore[attr-defined]
+        #: The crawl's ad-image gate (found at open_spider), told which images are content.
+        self._ad_gate: Any = None
         state = CrawlState.of(crawler)
         # (With workers, the template state lives in them; this one serves the pages
         # cleaned here when there is no event loop to await a worker.)
@@ -143,7 +141,7 @@ class CleanPipeline:
         adapter = ItemAdapter(item)
         self._inc("items/in")
         html = adapter.get(self.html_field)
-        if html is None or (isinstance(html, (str, bytes)) and not html):
+        if html is None:
             self._inc("items/no_html")
             return item
         raw_url = adapter.get(self.url_field)
@@ -152,6 +150,10 @@ class CleanPipeline:
         if not isinstance(html, (str, bytes)):
             message = f"field {self.html_field!r} holds {type(html).__name__}, not str or bytes"
             return self._failed(item, adapter, raw_url, "bad_html_type", message)
+        judged = adapter.get(self.error_field)
+        if not html and isinstance(judged, str) and judged:
+            # page_item() already found it is no page (a PDF, an image ...): its reason
+            return self._failed(item, adapter, raw_url, judged, "refused by page_item")
         pool = self._pool()
         if pool is None:
             cleaned = clean_page(
@@ -174,10 +176,11 @@ class CleanPipeline:
         if data is None:
             return self._failed(item, adapter, raw_url, cleaned.reason, cleaned.message)
         self._tell_ad_filter(raw_url, data)
+        if isinstance(html, str) and isinstance(adapter.get(self._encoding_field), str):
+            # Text decoded before it came (page_item): the item names the page's encoding.
+            cleaned.encoding = data["encoding"] = adapter[self._encoding_field]
         self._set_fields(item, adapter, data)
-        if not self.keep_html:
-            self._remove(item, adapter, self.html_field)
-            self._remove(item, adapter, self.content_type_field)
+        self._settle_html(item, adapter, html, content_type)
         self._inc("items/cleaned")
         self._inc(f"pages/lang/{cleaned.lang}")
         self._inc(f"pages/encoding/{cleaned.encoding}")
@@ -209,7 +212,12 @@ class CleanPipeline:
         return self._workers
 
     def open_spider(self, spider: Any = None) -> None:
-        """Start the worker processes now, so the first pages do not wait for them."""
+        """Find the crawl's ad-image filter, and start the worker processes now, so the
+        first pages do not wait for them."""
+        from scrapy_webclean.integration.adfilter import AdImageFilter
+
+        ad_filter = self.crawler.get_downloader_middleware(AdImageFilter)
+        self._ad_gate = ad_filter.gate if ad_filter is not None else None
         pool = self._pool()
         if pool is not None:
             pool.warm_up()
@@ -223,10 +231,9 @@ class CleanPipeline:
 
     def _tell_ad_filter(self, url: Any, data: dict[str, Any]) -> None:
         """Let the crawl's ad-image filter know which images sit in the main content."""
-        gate = getattr(self.crawler, "_webclean_ad_gate", None)
         images = data.get("images", {}).get("content")
-        if gate is not None and isinstance(url, str) and images:
-            gate.model.note_main_content(url, [image["src"] for image in images])
+        if self._ad_gate is not None and isinstance(url, str) and images:
+            self._ad_gate.model.note_main_content(url, [image["src"] for image in images])
 
     def _failed(self, item: Any, adapter: ItemAdapter, url: Any, reason: str, message: str) -> Any:
         self._inc(f"items/failed/{reason}")
@@ -240,7 +247,32 @@ class CleanPipeline:
         logger.warning("webclean: cannot clean %s: %s (%s); passing it on", url, message, reason)
         if self.error_field in adapter.field_names() or isinstance(item, MutableMapping):
             adapter[self.error_field] = reason
+        self._settle_html(item, adapter, adapter.get(self.html_field), None, usable=False)
         return item
+
+    @property
+    def _encoding_field(self) -> str:
+        return self.output_fields.get("encoding") or "encoding"
+
+    def _settle_html(
+        self, item: Any, adapter: ItemAdapter, html: Any, content_type: Any, usable: bool = True
+    ) -> None:
+        """Remove the raw HTML and its content type, or with ``WEBCLEAN_KEEP_HTML`` keep
+        the HTML as text: a feed exporter cannot write ``bytes``. The body of a page that
+        is no HTML document (``usable`` False) is never kept as text."""
+        if not self.keep_html:
+            self._remove(item, adapter, self.html_field)
+            self._remove(item, adapter, self.content_type_field)
+            return
+        if isinstance(html, bytes):
+            if usable:
+                decoded = decode_html(html, content_type, self.fallback_encodings)
+                adapter[self.html_field] = decoded.text
+            else:
+                self._remove(item, adapter, self.html_field)
+        content = adapter.get(self.content_type_field)
+        if isinstance(content, bytes):
+            adapter[self.content_type_field] = content.decode("latin-1")
 
     def _set_fields(self, item: Any, adapter: ItemAdapter, data: dict[str, Any]) -> None:
         declared = None if isinstance(item, dict) else set(adapter.field_names())

@@ -1,21 +1,30 @@
-"""Every ``WEBCLEAN_*`` setting in one place: name, default, meaning.
+"""Every ``WEBCLEAN_*`` setting in one place: name, default, meaning, and what is allowed.
 
-Components read settings through :func:`get_setting`, so a default lives here only, and the
+Components read settings through :func:`get_setting`, which reads the value with Scrapy's
+typed getters (``getbool``, ``getint``, ``getfloat``, ``getlist``, ``getdict``) and checks it
+against the setting's rule; a bad value raises :class:`SettingError`, naming the setting, the
+value and what is allowed, so the crawl stops at start-up instead of running with a component
+switched off. :func:`check_settings` checks them all at once (the add-on calls it before the
+crawl starts) and :func:`unknown_settings` finds misspelt ``WEBCLEAN_*`` names. The
 README's settings table is generated from :data:`SETTINGS` (``python -m
-scrapy_webclean.integration.settings``). This module imports nothing from Scrapy.
+scrapy_webclean.integration.settings``).
 """
 
 from __future__ import annotations
 
+import codecs
+import difflib
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
+
+from scrapy.settings import BaseSettings
 
 from scrapy_webclean.ads.model import AdModelOptions
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, Limits
 from scrapy_webclean.segmentation.blockmodel import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
-from scrapy_webclean.segmentation.classify import ClassifierOptions
 from scrapy_webclean.segmentation.quark import QuarkOptions
 
 #: Order of CleanPipeline in ITEM_PIPELINES when installed by the add-on.
@@ -30,281 +39,618 @@ DEDUP_PIPELINE_ORDER = 300
 #: (their usual order is 1).
 IMAGE_URLS_FILTER_ORDER = 0
 
+#: The results CleanPipeline can write, each under the field name WEBCLEAN_OUTPUT_FIELDS
+#: gives it. ``images`` is written as ``page_images``: Scrapy's ImagesPipeline writes its
+#: downloads into ``images`` (IMAGES_RESULT_FIELD) and FilesPipeline into ``files``.
+DEFAULT_OUTPUT_FIELDS: dict[str, str | None] = {
+    "title": "title",
+    "text": "text",
+    "lang": "lang",
+    "encoding": "encoding",
+    "page_type": "page_type",
+    "date": "date",
+    "links": "links",
+    "images": "page_images",
+    "blocks": "blocks",
+}
+
+
+class SettingError(ValueError):
+    """A ``WEBCLEAN_*`` setting holds a value that is not allowed (stops the crawl)."""
+
+    def __init__(self, name: str, value: Any, allowed: str, detail: str = "") -> None:
+        self.name = name
+        self.value = value
+        self.allowed = allowed
+        why = f" ({detail})" if detail else ""
+        super().__init__(f"{name} = {value!r} is not allowed{why}: {allowed}")
+
+
+#: Reads one setting from Scrapy settings and returns the checked value; raises
+#: :class:`SettingError`.
+Reader = Callable[[BaseSettings, str], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """How a setting is read (one of Scrapy's typed getters plus a check) and, in words,
+    what it allows."""
+
+    read: Reader
+    allowed: str
+
+
+def _typed(getter: Callable[[BaseSettings, str], Any], allowed: str) -> Reader:
+    def read(settings: BaseSettings, name: str) -> Any:
+        try:
+            return getter(settings, name)
+        except (ValueError, TypeError) as exc:
+            raise SettingError(name, settings.get(name), allowed, str(exc)) from None
+
+    return read
+
+
+def boolean() -> Rule:
+    allowed = "True or False (also 1/0, 'true'/'false')"
+    return Rule(_typed(lambda s, n: s.getbool(n), allowed), allowed)
+
+
+def integer(minimum: int | None = None, maximum: int | None = None) -> Rule:
+    allowed = _range("an integer", minimum, maximum)
+    typed = _typed(lambda s, n: _strict_int(s.get(n)), allowed)
+
+    def read(settings: BaseSettings, name: str) -> int:
+        value: int = typed(settings, name)
+        _check_range(name, value, minimum, maximum, allowed)
+        return value
+
+    return Rule(read, allowed)
+
+
+def number(minimum: float | None = None, maximum: float | None = None) -> Rule:
+    allowed = _range("a number", minimum, maximum)
+    typed = _typed(lambda s, n: _strict_float(s.get(n)), allowed)
+
+    def read(settings: BaseSettings, name: str) -> float:
+        value: float = typed(settings, name)
+        _check_range(name, value, minimum, maximum, allowed)
+        return value
+
+    return Rule(read, allowed)
+
+
+def choice(*values: str) -> Rule:
+    allowed = "one of " + ", ".join(repr(v) for v in values)
+
+    def read(settings: BaseSettings, name: str) -> str:
+        raw = settings.get(name)
+        value = raw.strip().lower() if isinstance(raw, str) else raw
+        if value not in values:
+            raise SettingError(name, raw, allowed)
+        return str(value)
+
+    return Rule(read, allowed)
+
+
+def text(optional: bool = False) -> Rule:
+    allowed = "a non-empty string" + (" or None" if optional else "")
+
+    def read(settings: BaseSettings, name: str) -> str | None:
+        value = settings.get(name)
+        if optional and value in (None, ""):
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise SettingError(name, value, allowed)
+        return value
+
+    return Rule(read, allowed)
+
+
+def text_list(check: Callable[[str], str | None] | None = None, what: str = "strings") -> Rule:
+    allowed = f"a list of {what} (or one comma-separated string)"
+
+    def read(settings: BaseSettings, name: str) -> list[str]:
+        raw = settings.get(name)
+        try:
+            if isinstance(raw, str) and raw.lstrip().startswith("["):
+                values = json.loads(raw)  # a JSON list given on the command line
+                if not isinstance(values, list):
+                    raise ValueError("not a JSON list")
+            else:
+                values = settings.getlist(name)
+        except (ValueError, TypeError) as exc:
+            raise SettingError(name, raw, allowed, str(exc)) from None
+        values = [v.strip() if isinstance(v, str) else v for v in values]
+        for value in values:
+            if not isinstance(value, str) or not value:
+                raise SettingError(name, raw, allowed, f"{value!r} is not a non-empty string")
+            problem = check(value) if check is not None else None
+            if problem:
+                raise SettingError(name, raw, allowed, problem)
+        return values
+
+    return Rule(read, allowed)
+
+
+def _regex_problem(value: str) -> str | None:
+    try:
+        re.compile(value)
+    except re.error as exc:
+        return f"{value!r} is not a regular expression: {exc}"
+    return None
+
+
+def _codec_problem(value: str) -> str | None:
+    try:
+        codecs.lookup(value)
+    except LookupError:
+        return f"{value!r} is not an encoding Python knows"
+    return None
+
+
+def output_fields() -> Rule:
+    allowed = (
+        "a dict mapping results (" + ", ".join(DEFAULT_OUTPUT_FIELDS) + ") to field names or None"
+    )
+
+    def read(settings: BaseSettings, name: str) -> dict[str, str | None]:
+        given = _dict(settings, name, allowed)
+        for key, field in given.items():
+            if key not in DEFAULT_OUTPUT_FIELDS:
+                near = difflib.get_close_matches(str(key), DEFAULT_OUTPUT_FIELDS, n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                raise SettingError(name, given, allowed, f"unknown result {key!r}{hint}")
+            if field is not None and (not isinstance(field, str) or not field.strip()):
+                raise SettingError(name, given, allowed, f"{key!r} maps to {field!r}")
+        return {**DEFAULT_OUTPUT_FIELDS, **given}
+
+    return Rule(read, allowed)
+
+
+def word_weights() -> Rule:
+    allowed = "a dict of words to weights, e.g. {'promo': 1.0}"
+
+    def read(settings: BaseSettings, name: str) -> dict[str, float]:
+        given = _dict(settings, name, allowed)
+        weights: dict[str, float] = {}
+        for word, weight in given.items():
+            try:
+                weights[str(word).lower()] = _strict_float(weight)
+            except (TypeError, ValueError):
+                raise SettingError(name, given, allowed, f"{word!r}: {weight!r}") from None
+        return weights
+
+    return Rule(read, allowed)
+
+
+def _dict(settings: BaseSettings, name: str, allowed: str) -> dict[Any, Any]:
+    raw = settings.get(name)
+    if raw is None:
+        return {}
+    try:
+        value = settings.getdict(name)
+    except (ValueError, TypeError) as exc:
+        raise SettingError(name, raw, allowed, str(exc)) from None
+    return dict(value)
+
+
+def _strict_int(value: Any) -> int:
+    """``int`` of a setting value; refuses floats with a fraction and booleans."""
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not an integer")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError(f"{value} has a fraction")
+        return int(value)
+    return int(value)
+
+
+def _strict_float(value: Any) -> float:
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    return float(value)
+
+
+def _range(kind: str, minimum: float | None, maximum: float | None) -> str:
+    if minimum is not None and maximum is not None:
+        return f"{kind} from {minimum} to {maximum}"
+    if minimum is not None:
+        return f"{kind} of at least {minimum}"
+    if maximum is not None:
+        return f"{kind} of at most {maximum}"
+    return kind
+
+
+def _check_range(
+    name: str, value: float, minimum: float | None, maximum: float | None, allowed: str
+) -> None:
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise SettingError(name, value, allowed)
+
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """A documented setting: its name, default and a one-line meaning."""
+    """A documented setting: its name, default, a one-line meaning, and its rule."""
 
     name: str
     default: Any
     doc: str
+    rule: Rule
+
+    @property
+    def allowed(self) -> str:
+        """What the setting allows, in words."""
+        return self.rule.allowed
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("WEBCLEAN_ENABLED", True, "Master switch; False disables every webclean component."),
-    Setting("WEBCLEAN_HTML_FIELD", "html", "Item field holding the page HTML (str or bytes)."),
-    Setting("WEBCLEAN_URL_FIELD", "url", "Item field holding the page URL."),
+    Setting(
+        "WEBCLEAN_ENABLED",
+        True,
+        "Master switch; False disables every webclean component.",
+        boolean(),
+    ),
+    Setting(
+        "WEBCLEAN_HTML_FIELD",
+        "html",
+        "Item field holding the page HTML (str or bytes).",
+        text(),
+    ),
+    Setting("WEBCLEAN_URL_FIELD", "url", "Item field holding the page URL.", text()),
     Setting(
         "WEBCLEAN_CONTENT_TYPE_FIELD",
         "content_type",
-        "Item field with the HTTP Content-Type header, used to decode bytes HTML (optional).",
+        "Item field with the HTTP Content-Type header: its charset decodes bytes HTML, and a "
+        "media type that is not HTML (application/pdf, image/png ...) is refused (not_html).",
+        text(),
     ),
     Setting(
         "WEBCLEAN_KEEP_HTML",
         False,
-        "Keep the raw HTML (and content-type) fields in the item after cleaning.",
+        "Keep the page HTML (as text, never bytes) and content-type fields in the item.",
+        boolean(),
     ),
     Setting(
         "WEBCLEAN_INCLUDE_BLOCKS",
         False,
         "Add the list of blocks (text, label, path, signals) to each item.",
+        boolean(),
     ),
     Setting(
         "WEBCLEAN_OUTPUT_FIELDS",
-        {
-            "title": "title",
-            "text": "text",
-            "lang": "lang",
-            "encoding": "encoding",
-            "page_type": "page_type",
-            "date": "date",
-            "links": "links",
-            "images": "images",
-            "blocks": "blocks",
-        },
+        dict(DEFAULT_OUTPUT_FIELDS),
         "Names of the fields the pipeline fills; map a result to None to leave it out.",
+        output_fields(),
     ),
     Setting(
         "WEBCLEAN_ON_ERROR",
         "pass",
         "What to do with an item whose page cannot be cleaned: 'pass' (on, with an "
         "error field) or 'drop'.",
+        choice("pass", "drop"),
     ),
     Setting(
         "WEBCLEAN_ERROR_FIELD",
         "webclean_error",
         "Field set to the failure reason when an uncleanable item is passed on.",
+        text(),
     ),
     Setting(
         "WEBCLEAN_CUSTOM_TAGS",
         list(DEFAULT_CUSTOM_TAGS),
         "Customised (C) tags: each such element is its own block.",
+        text_list(what="tag names"),
     ),
     Setting(
         "WEBCLEAN_CUSTOM_PATTERNS",
         list(DEFAULT_CUSTOM_PATTERNS),
         "Customised (C) regular expressions: a short line matching one is its own block.",
+        text_list(_regex_problem, "regular expressions"),
     ),
     Setting(
         "WEBCLEAN_EXTRA_NOISE_WORDS",
         [],
         "Words added to the built-in noise-word list of the block classifier.",
+        text_list(what="words"),
     ),
     Setting(
         "WEBCLEAN_MIN_BLOCK_CHARS",
         QuarkOptions().min_block_chars,
         "Characters of text that make a B tag (div, td, ...) a block of its own.",
-    ),
-    Setting(
-        "WEBCLEAN_SIMILARITY_THRESHOLD",
-        ClassifierOptions().similarity_threshold,
-        "Token overlap (0-1) with the longest block that marks a block as content.",
+        integer(minimum=1),
     ),
     Setting(
         "WEBCLEAN_FALLBACK_ENCODINGS",
         list(DEFAULT_FALLBACK_ENCODINGS),
         "Encodings tried, in order, for pages that declare none.",
+        text_list(_codec_problem, "encoding names"),
     ),
     Setting(
         "WEBCLEAN_ADS_ENABLED",
         True,
         "Drop ad (and template) image requests before they are fetched (AdImageFilter "
         "and ImageUrlsFilterPipeline).",
+        boolean(),
     ),
     Setting(
         "WEBCLEAN_DROP_TEMPLATE_IMAGES",
         True,
         "Also drop template images (logos, icons, spacers repeated across a site's pages); "
         "False keeps them and drops ads only.",
+        boolean(),
     ),
     Setting(
         "WEBCLEAN_ADS_NOISE_WORDS",
         {},
         "Extra noise words for image links, with weights ({'promo': 1.0}); they count in "
         "URL tokens, link targets, container class/id, alt/title/anchor.",
+        word_weights(),
     ),
     Setting(
         "WEBCLEAN_ADS_ALLOW",
         [],
         "Image hosts (example.com matches its subdomains) or regular expressions over "
         "the image URL that are never dropped.",
+        text_list(_regex_problem, "hosts or regular expressions"),
     ),
     Setting(
         "WEBCLEAN_ADS_MIN_PAGES",
         AdModelOptions().min_pages,
         "Pages of a site seen before URL redundancy and entropy count; an image request "
         "of a site with fewer is sent back to the scheduler (see MAX_DEFERS).",
+        integer(minimum=1),
     ),
     Setting(
         "WEBCLEAN_ADS_MAX_DEFERS",
         3,
         "How many times an image request may go back to the scheduler (lower priority) "
         "waiting for evidence before it is decided anyway; 0 decides at once.",
+        integer(minimum=0),
     ),
     Setting(
         "WEBCLEAN_ADS_FILTER_LIST",
         None,
         "Path or URL of an Adblock Plus filter list (EasyList) to use as well; needs the "
         "'adblock' extra. A URL is cached on disk.",
+        text(optional=True),
     ),
     Setting(
         "WEBCLEAN_ADS_FILTER_LIST_CACHE",
         None,
         "Folder for the downloaded filter list (default: JOBDIR, else .webclean-cache).",
+        text(optional=True),
     ),
     Setting(
         "WEBCLEAN_DEDUP_ENABLED",
         True,
         "Drop (or mark) items whose main text copies an earlier item's (DedupPipeline).",
+        boolean(),
     ),
     Setting(
         "WEBCLEAN_DEDUP_POLICY",
         "drop",
         "'drop': a later copy raises DropItem naming the first; 'mark': it is exported with "
         "the first copy's URL in WEBCLEAN_DEDUP_FIELD.",
+        choice("drop", "mark"),
     ),
     Setting(
         "WEBCLEAN_DEDUP_FIELD",
         "duplicate_of",
         "Field naming the earlier copy when WEBCLEAN_DEDUP_POLICY is 'mark'.",
+        text(),
     ),
     Setting(
         "WEBCLEAN_QUERY_KEYWORDS",
         [],
         "Query keywords of a topical crawl: fingerprints are drawn from the logical "
         "paragraphs around the paragraphs that name one.",
+        text_list(what="words"),
     ),
     Setting(
         "WEBCLEAN_IMAGE_URLS_FIELD",
         "image_urls",
         "Item field of image URLs that ImageUrlsFilterPipeline prunes before the media "
         "pipeline (the ImagesPipeline's IMAGES_URLS_FIELD).",
+        text(),
     ),
     Setting(
         "WEBCLEAN_OUTPUT_FORMAT",
         "text",
         "'text': the main content as plain text; 'markdown': as Markdown (headings, lists, "
         "tables, emphasis, links with absolute URLs), in the same field.",
+        choice("text", "markdown"),
     ),
     Setting(
         "WEBCLEAN_WORKERS",
         -1,
         "Worker processes that clean pages off the event loop, one site to one worker; "
         "0 cleans in the crawl's process; -1: one less than the CPU cores, at most 4.",
+        integer(minimum=-1),
     ),
     Setting(
         "WEBCLEAN_WORKER_QUEUE",
         8,
         "Pages waiting per worker before process_item waits too (back-pressure).",
+        integer(minimum=1),
     ),
     Setting(
         "WEBCLEAN_REJECTS_FEED",
         None,
         "File (JSON lines) for every dropped item: url, reason, duplicate_of, message; "
         "%(spider)s and %(time)s are filled in.",
+        text(optional=True),
     ),
     Setting(
         "WEBCLEAN_MAX_HTML_BYTES",
         Limits().max_bytes,
         "Largest page cleaned (bytes); a bigger one is skipped whole (items/failed/too_large).",
+        integer(minimum=1),
     ),
     Setting(
         "WEBCLEAN_MAX_DEPTH",
         Limits().max_depth,
         "Deepest element nesting; a deeper page is skipped (items/failed/too_deep).",
+        integer(minimum=1),
     ),
     Setting(
         "WEBCLEAN_MAX_NODES",
         Limits().max_nodes,
         "Most tags ('<' characters) in a page; more and it is not parsed "
         "(items/failed/too_many_nodes).",
+        integer(minimum=1),
     ),
     Setting(
         "WEBCLEAN_MAX_TEXT_CHARS",
         Limits().max_text,
         "Longest run of visible text (one text node; scripts and attributes do not count); "
         "longer and the page is skipped (items/failed/text_too_long).",
+        integer(minimum=1),
     ),
     Setting(
         "WEBCLEAN_STATE",
         "memory",
         "Where learned state lives: 'memory', 'jobdir' (SQLite in the crawl's JOBDIR: "
         "kept across pause/resume) or 'redis' (REDIS_URL, REDIS_PARAMS: shared by processes).",
+        choice("memory", "jobdir", "redis"),
     ),
     Setting(
         "WEBCLEAN_STATE_FILE",
         "webclean-state.sqlite3",
         "File name of the 'jobdir' state inside JOBDIR.",
+        text(),
     ),
     Setting(
         "WEBCLEAN_REDIS_PREFIX",
         "%(spider)s:webclean:",
         "Prefix of every Redis key of the 'redis' state (%(spider)s: the spider's name).",
+        text(),
     ),
     Setting(
         "WEBCLEAN_STATE_RETRY_SECONDS",
         300.0,
         "How long a duplicate check waits (retrying with back-off) for an unreachable Redis "
         "before the item is passed on unchecked (counted under webclean/dedup/unchecked).",
+        number(minimum=0),
     ),
     Setting(
         "WEBCLEAN_DEDUP_BATCH",
         64,
         "Most items checked for duplicates in one batch (one set of Redis round trips).",
+        integer(minimum=1),
     ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}
+PREFIX = "WEBCLEAN_"
+#: Settings of earlier versions that nothing reads any more, and why.
+REMOVED = {
+    "WEBCLEAN_SIMILARITY_THRESHOLD": "removed in 0.2: a crawl labels blocks by the naive "
+    "Bayes probability alone; the threshold only applied with CleanOptions(explain=True)",
+}
 
 
-class SettingsLike(Protocol):
-    """The part of ``scrapy.settings.BaseSettings`` we use (kept Scrapy-free here)."""
+def get_setting(settings: BaseSettings | Mapping[str, Any], name: str) -> Any:
+    """The checked value of a ``WEBCLEAN_*`` setting, or its documented default when unset
+    (``None``). Raises :class:`SettingError` for a value its rule does not allow."""
+    setting = _BY_NAME[name]
+    if not isinstance(settings, BaseSettings):
+        settings = BaseSettings(dict(settings))
+    if settings.get(name) is None:
+        return setting.default
+    return setting.rule.read(settings, name)
 
-    def get(self, name: str, default: Any = None) -> Any: ...
+
+def check_settings(settings: BaseSettings | Mapping[str, Any]) -> dict[str, Any]:
+    """Check every ``WEBCLEAN_*`` setting, and the settings they need together; returns the
+    checked values by name. Raises :class:`SettingError` on the first bad one."""
+    if not isinstance(settings, BaseSettings):
+        settings = BaseSettings(dict(settings))
+    values = {s.name: get_setting(settings, s.name) for s in SETTINGS}
+    state = values["WEBCLEAN_STATE"] if values["WEBCLEAN_ENABLED"] else "memory"
+    if state == "jobdir" and not settings.get("JOBDIR"):
+        raise SettingError(
+            "WEBCLEAN_STATE",
+            "jobdir",
+            "'jobdir' needs JOBDIR set (scrapy crawl ... -s JOBDIR=crawls/NAME); use "
+            "'memory' for a crawl without one",
+        )
+    if state == "redis":
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            raise SettingError(
+                "WEBCLEAN_STATE",
+                "redis",
+                "'redis' needs the redis package: pip install 'scrapy-webclean[redis]'",
+            ) from None
+    _check_media_fields(settings, values["WEBCLEAN_OUTPUT_FIELDS"])
+    return values
 
 
-def get_setting(settings: SettingsLike | Mapping[str, Any], name: str) -> Any:
-    """Value of a ``WEBCLEAN_*`` setting, falling back to its documented default."""
-    default = _BY_NAME[name].default
-    value = settings.get(name, None)
-    if value is None:
-        return default
-    if isinstance(default, bool) and isinstance(value, str):
-        return value.strip().lower() in ("1", "true", "yes", "on")
-    if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, str):
-        return int(value)
-    if isinstance(default, float) and isinstance(value, str):
-        return float(value)
-    if isinstance(default, list) and isinstance(value, str):
-        if value.lstrip().startswith("["):
-            return list(json.loads(value))
-        return [v.strip() for v in value.split(",") if v.strip()]
-    if isinstance(default, dict) and isinstance(value, str):
-        value = json.loads(value)
-    if isinstance(default, dict) and isinstance(value, Mapping):
-        return {**default, **value}
-    return value
+def _check_media_fields(settings: BaseSettings, fields: dict[str, str | None]) -> None:
+    """Refuse output field names that Scrapy's media pipelines in ``ITEM_PIPELINES`` write
+    their download results into (they would overwrite each other without a word)."""
+    from scrapy.utils.conf import build_component_list
+    from scrapy.utils.misc import load_object
+
+    taken: dict[str, str] = {}
+    for path in build_component_list(settings.getwithbase("ITEM_PIPELINES")):
+        try:
+            cls = load_object(path) if isinstance(path, str) else path
+        except (ImportError, NameError, ValueError):
+            continue  # Scrapy itself reports a pipeline it cannot load
+        for base, setting in _MEDIA_RESULT_SETTINGS:
+            if _is_subclass(cls, base):
+                taken[str(settings.get(setting) or _MEDIA_DEFAULTS[setting])] = setting
+                break
+    for result, field in fields.items():
+        if field is not None and field in taken:
+            raise SettingError(
+                "WEBCLEAN_OUTPUT_FIELDS",
+                {result: field},
+                f"a field name no media pipeline writes: {taken[field]} = {field!r} already "
+                f"holds the downloads; rename the result (e.g. {{{result!r}: 'page_{result}'}}) "
+                f"or {taken[field]}",
+            )
+
+
+#: Media pipelines and the setting naming the field they write their results into.
+_MEDIA_RESULT_SETTINGS = (
+    ("scrapy.pipelines.images.ImagesPipeline", "IMAGES_RESULT_FIELD"),
+    ("scrapy.pipelines.files.FilesPipeline", "FILES_RESULT_FIELD"),
+)
+_MEDIA_DEFAULTS = {"IMAGES_RESULT_FIELD": "images", "FILES_RESULT_FIELD": "files"}
+
+
+def _is_subclass(cls: Any, path: str) -> bool:
+    return isinstance(cls, type) and any(
+        f"{base.__module__}.{base.__qualname__}" == path for base in cls.__mro__
+    )
+
+
+def unknown_settings(settings: BaseSettings | Mapping[str, Any]) -> list[str]:
+    """One warning for each ``WEBCLEAN_*`` name in ``settings`` that no component reads,
+    naming the nearest known setting (a typo) or why it was removed."""
+    warnings = []
+    for name in sorted(n for n in settings if isinstance(n, str) and n.startswith(PREFIX)):
+        if name in _BY_NAME:
+            continue
+        if name in REMOVED:
+            warnings.append(f"{name} is ignored: {REMOVED[name]}")
+            continue
+        near = difflib.get_close_matches(name, _BY_NAME, n=1, cutoff=0.75)
+        hint = f"; did you mean {near[0]}?" if near else ""
+        warnings.append(f"{name} is not a webclean setting and is ignored{hint}")
+    return warnings
 
 
 def settings_table() -> str:
     """The settings as a Markdown table (for the README)."""
-    rows = ["| Setting | Default | Meaning |", "|---|---|---|"]
+    rows = ["| Setting | Default | Allowed | Meaning |", "|---|---|---|---|"]
     for setting in SETTINGS:
-        default = repr(setting.default)
-        if len(default) > 60:
-            default = default[:57] + "..."
-        default = default.replace("|", "\\|")
-        rows.append(f"| `{setting.name}` | `{default}` | {setting.doc} |")
+        default = repr(setting.default).replace("|", "\\|")
+        allowed = setting.allowed.replace("|", "\\|")
+        rows.append(f"| `{setting.name}` | `{default}` | {allowed} | {setting.doc} |")
     return "\n".join(rows)
 
 

@@ -160,6 +160,11 @@ class CrawlState:
             crawler._webclean_state = state  # type: ignore[attr-defined]
         return state
 
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CrawlState:
+        """The extension instance (the add-on lists CrawlState in EXTENSIONS)."""
+        return cls.of(crawler)
+
     @property
     def remote(self) -> bool:
         """True when store calls may wait on the network (Redis)."""

@@ -9,6 +9,8 @@ from urllib.parse import urldefrag, urlsplit
 import scrapy
 from scrapy.http import Response, TextResponse
 
+from scrapy_webclean import page_item
+
 #: Hosts of the demo content sites (127.0.0.10 and .11 only serve ads).
 CONTENT_HOSTS: tuple[str, ...] = (
     "127.0.0.2",
@@ -73,13 +75,7 @@ class DemoSpider(scrapy.Spider):
             return
         assert self.crawler.stats is not None
         self.crawler.stats.inc_value("demo/html_pages")
-        content_type = response.headers.get("Content-Type")
-        yield {
-            "url": response.url,
-            "html": response.body,
-            "content_type": content_type.decode("latin-1") if content_type else None,
-            "image_urls": self.image_urls(response),
-        }
+        yield page_item(response, image_urls=self.image_urls(response))
         for href in response.css("a::attr(href)").getall():
             url = urldefrag(response.urljoin(href.strip()))[0]
             if self.should_follow(url):
