@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from scrapy.settings import SETTINGS_PRIORITIES
+
 from scrapy_webclean.integration.accounting import DropLogFormatter, ItemAccounting
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.dedup import DedupPipeline
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+_ADDON_PRIORITY = SETTINGS_PRIORITIES["addon"]
 #: Scrapy's own log formatter: the add-on replaces it only when the project kept it.
 _SCRAPY_LOG_FORMATTER = "scrapy.logformatter.LogFormatter"
 
@@ -36,8 +39,10 @@ class Addon:
       :class:`~scrapy_webclean.integration.settings.SettingError` naming the setting, the
       value and what is allowed (the crawl stops, exit code 1); an unknown ``WEBCLEAN_*``
       name is logged as a warning with the nearest known name;
-    - the ``WEBCLEAN_*`` defaults are registered at add-on priority, so ``scrapy settings
-      --get WEBCLEAN_...`` and the crawl's log show them;
+    - the ``WEBCLEAN_*`` defaults are registered at add-on priority, so every component,
+      and any other add-on or extension, reads them from the crawl's settings; the values the
+      project changed are logged in one line (``scrapy settings --get`` cannot show the
+      defaults: that command does not load add-ons);
     - ``CleanPipeline`` in ``ITEM_PIPELINES`` at 200 (unless the project already lists it,
       at any order or as ``None`` to disable it);
     - ``DedupPipeline`` in ``ITEM_PIPELINES`` at 300 (after cleaning);
@@ -56,11 +61,16 @@ class Addon:
         return "scrapy_webclean.Addon"
 
     def update_settings(self, settings: BaseSettings) -> None:
-        check_settings(settings)
+        values = check_settings(settings)
         for warning in unknown_settings(settings):
             logger.warning("webclean: %s", warning)
         for setting in SETTINGS:
             settings.set(setting.name, setting.default, "addon")
+        changed = {n: v for n, v in values.items() if settings.getpriority(n) != _ADDON_PRIORITY}
+        logger.info(
+            "webclean settings (the rest at their defaults, see the settings reference): %s",
+            ", ".join(f"{name}={value!r}" for name, value in sorted(changed.items())) or "none",
+        )
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", CleanPipeline, CLEAN_PIPELINE_ORDER
         )
