@@ -32,7 +32,7 @@ from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.logformatter import LogFormatter, LogFormatterResult
 
-from scrapy_webclean.integration.settings import get_setting
+from scrapy_webclean.integration.settings import check_settings, get_setting
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -118,6 +118,7 @@ class ItemAccounting:
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
+        check_settings(settings)
         if not get_setting(settings, "WEBCLEAN_ENABLED"):
             raise NotConfigured("WEBCLEAN_ENABLED is off")
         assert crawler.stats is not None

@@ -27,7 +27,7 @@ from scrapy.http.request import NO_CALLBACK
 
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
 from scrapy_webclean.ads.features import DEFAULT_AD_WORDS, site_key
-from scrapy_webclean.integration.settings import get_setting
+from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
 
 if TYPE_CHECKING:
@@ -159,6 +159,7 @@ class AdImageFilter:
     """
 
     def __init__(self, crawler: Crawler) -> None:
+        check_settings(crawler.settings)
         if not get_setting(crawler.settings, "WEBCLEAN_ENABLED") or not get_setting(
             crawler.settings, "WEBCLEAN_ADS_ENABLED"
         ):
@@ -232,6 +233,7 @@ class ImageUrlsFilterPipeline:
     when the item has (or, for dicts, can take) such a field."""
 
     def __init__(self, crawler: Crawler) -> None:
+        check_settings(crawler.settings)
         if not get_setting(crawler.settings, "WEBCLEAN_ENABLED") or not get_setting(
             crawler.settings, "WEBCLEAN_ADS_ENABLED"
         ):
