@@ -17,20 +17,43 @@ Back-pressure: at most ``WEBCLEAN_WORKER_QUEUE`` pages wait per worker; a page b
 that waits in ``process_item`` before it is sent, and Scrapy stops reading new responses
 while its item pipeline is full, so the crawl slows down instead of queueing without bound.
 A worker that dies is replaced; its page is passed on uncleaned (``worker_crashed``).
+
+Interruptions: workers ignore SIGINT, so a Ctrl-C from the terminal (sent to the whole
+process group) reaches only the crawl, which stops gracefully: the pages being cleaned are
+finished and exported, and ``CleanPipeline.close_spider`` then shuts the workers down. A
+worker is spawned with SIGINT blocked (the signal stays pending, not raised, while it
+imports) until its initializer ignores it. A worker exits when the crawl's process dies,
+even by SIGKILL: ``PR_SET_PDEATHSIG`` on Linux, and on every system a thread that waits for
+the end of the pipe its parent holds. With the workers gone the multiprocessing resource
+tracker (which lives while any process holds its pipe) exits too.
+
+Logging: a worker's log records are sent to the crawl's process over a pipe of its own and
+handed to the crawl's logger of the same name there, so they are written by Scrapy's log
+handlers (``LOG_FILE``, ``LOG_LEVEL``, its format, the ``log_count`` stats); what Python
+code in a worker writes to ``sys.stderr`` is logged the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import ctypes
+import io
 import logging
 import multiprocessing
+import os
+import signal
+import sys
+import threading
 import time
 import zlib
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from logging.handlers import QueueHandler
+from multiprocessing.connection import Connection, wait
+from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import Any
 
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
@@ -121,9 +144,178 @@ def clean_page(
 
 _CLEANER: Cleaner | None = None
 
+#: ``prctl`` option: the signal a process gets when the thread that forked it ends.
+_PR_SET_PDEATHSIG = 1
+#: How long closing the pool waits for the last log records of its workers (seconds).
+_LOG_DRAIN_SECONDS = 5.0
 
-def _start_worker(options: CleanOptions, spec: StateSpec) -> None:
+
+class _WorkerProcess(SpawnProcess):
+    """A spawned worker that cannot be interrupted before its initializer ignores SIGINT.
+
+    ``start`` blocks SIGINT in the spawning thread while the child is created: the child
+    inherits the blocked mask through exec, so a Ctrl-C during its start-up (interpreter
+    start, imports, unpickling) stays pending instead of raising ``KeyboardInterrupt``, and
+    is discarded when the initializer sets SIGINT to be ignored. The crawl's process still
+    gets its Ctrl-C: a signal blocked in one thread is delivered to another, or to this one
+    when the mask is restored.
+    """
+
+    #: Whether the spawning thread is the main thread (which lives as long as its process),
+    #: so that ``PR_SET_PDEATHSIG``, which follows the thread, follows the process. Pickled
+    #: with the process object into the child.
+    spawned_by_main_thread = False
+
+    def start(self) -> None:
+        self.spawned_by_main_thread = threading.current_thread() is threading.main_thread()
+        if not hasattr(signal, "pthread_sigmask"):  # Windows: no POSIX signal masks
+            super().start()
+            return
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            super().start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+class _WorkerContext(SpawnContext):
+    """The spawn context, with processes that start with SIGINT blocked."""
+
+    Process = _WorkerProcess
+
+
+def _ignore_interrupts() -> None:
+    """Ignore SIGINT from now on, then unblock it (a pending one is discarded): a terminal's
+    Ctrl-C is for the crawl, which stops the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _exit_with_parent() -> None:
+    """End this worker when the process that spawned it ends, however it ends.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``PR_SET_PDEATHSIG``, only
+    when the spawning thread was the main thread: the setting follows the thread). On
+    every system a daemon thread waits for the parent's end of the spawn pipe to close,
+    which happens when the parent exits or is killed, and ends the process.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    spawned_by_main = getattr(multiprocessing.current_process(), "spawned_by_main_thread", False)
+    if sys.platform.startswith("linux") and spawned_by_main:
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the thread below still watches
+            pass
+    if parent.pid is not None and os.getppid() != parent.pid:
+        os._exit(1)  # the parent died before the watch was set
+    sentinel = parent.sentinel
+    if sentinel is None:
+        return
+
+    def watch() -> None:
+        wait([sentinel])
+        os._exit(1)  # nothing to finish: the crawl that wanted this work is gone
+
+    threading.Thread(target=watch, name="webclean-parent-watch", daemon=True).start()
+
+
+class _SendToParent(QueueHandler):
+    """Sends each record (prepared as ``QueueHandler`` prepares it: message formatted,
+    traceback included, nothing unpicklable left) down this worker's log pipe. No queue and
+    no lock shared between processes: a worker killed while sending cannot block another."""
+
+    def __init__(self, connection: Connection) -> None:
+        logging.Handler.__init__(self)  # QueueHandler's own __init__ wants a queue
+        self.connection = connection
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        # Handler.handle holds this handler's lock: one record on the pipe at a time.
+        self.connection.send(record)
+
+
+class _StderrToLog(io.TextIOBase):
+    """The worker's ``sys.stderr``: each line written is logged at WARNING (logger
+    ``scrapy_webclean.integration.workers.stderr``), so it goes to the crawl's log."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._partial = ""
+        self._busy = False
+        self._logger = logging.getLogger(f"{__name__}.stderr")
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self._busy:
+            # Logging itself is failing and printing why: the real stderr is left.
+            if sys.__stderr__ is not None:
+                sys.__stderr__.write(text)
+            return len(text)
+        self._partial += text
+        *lines, self._partial = self._partial.split("\n")
+        self._busy = True
+        try:
+            for line in lines:
+                if line.strip():
+                    self._logger.warning("%s", line)
+        finally:
+            self._busy = False
+        return len(text)
+
+
+def _log_to_parent(connection: Connection, level: int) -> None:
+    """Send this worker's log records of ``level`` and above to the crawl's process, and
+    nothing to stderr: the root logger's only handler is the pipe, warnings are logged, and
+    ``sys.stderr`` is a logger."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.addHandler(_SendToParent(connection))
+    root.setLevel(level)
+    logging.captureWarnings(True)
+    sys.stderr = _StderrToLog()
+
+
+def _read_logs(connection: Connection) -> None:
+    """In the crawl's process: hand each record a worker sends to the logger of the same
+    name, until the pipe closes (the worker ended and the pool let go of its own end)."""
+    with connection:
+        while True:
+            try:
+                record = connection.recv()
+            except Exception:  # closed, or torn by a worker killed while it sent
+                return
+            if isinstance(record, logging.LogRecord):
+                target = logging.getLogger(record.name)
+                if target.isEnabledFor(record.levelno):
+                    target.handle(record)
+
+
+def _forwarded_level() -> int:
+    """The lowest level the crawl's root log handlers write (Scrapy's ``LOG_LEVEL``):
+    workers do not send records that no handler would write."""
+    root = logging.getLogger()
+    levels = [handler.level for handler in root.handlers]
+    if not levels:
+        return logging.WARNING  # only logging's last resort, which writes warnings
+    return max(root.getEffectiveLevel(), min(levels))
+
+
+def _start_worker(options: CleanOptions, spec: StateSpec, logs: Connection, level: int) -> None:
+    """A worker's initializer: ignore Ctrl-C, end with the parent, log to the parent, then
+    build the cleaner with the crawl's template state."""
     global _CLEANER
+    _ignore_interrupts()
+    _exit_with_parent()
+    _log_to_parent(logs, level)
+    logger.debug(
+        "webclean: cleaning worker started (pid %d, template state: %s)", os.getpid(), spec.kind
+    )
     _CLEANER = Cleaner(options, template_model=TemplateModel(store=spec.template_store()))
 
 
@@ -170,19 +362,39 @@ class WorkerPool:
     ) -> None:
         self.options = options
         self.spec = spec
-        self._context = multiprocessing.get_context("spawn")
+        self._context = _WorkerContext()
+        self._level = _forwarded_level()
+        #: Per worker: the pool's end of the log pipe, and the thread reading the other end.
+        self._log_pipes: list[Connection] = []
+        self._log_readers: list[threading.Thread] = []
         self._pools = [self._new_pool() for _ in range(workers)]
         self._slots = [asyncio.Semaphore(queue) for _ in range(workers)]
         #: Workers replaced after dying.
         self.restarts = 0
 
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
+    def _new_pool(self, index: int | None = None) -> ProcessPoolExecutor:
+        """A one-worker pool with its own log pipe (at ``index``, replacing the one there)."""
+        reader, writer = self._context.Pipe(duplex=False)
+        thread = threading.Thread(
+            target=_read_logs, args=(reader,), name="webclean-worker-log", daemon=True
+        )
+        thread.start()
+        pool = ProcessPoolExecutor(
             max_workers=1,
             mp_context=self._context,
             initializer=_start_worker,
-            initargs=(self.options, self.spec),
+            initargs=(self.options, self.spec, writer, self._level),
         )
+        if index is None:
+            self._log_pipes.append(writer)
+            self._log_readers.append(thread)
+        else:
+            # The dead worker's records are all in its pipe: closing this end lets the
+            # reader take them and stop at the end.
+            self._log_pipes[index].close()
+            self._log_pipes[index] = writer
+            self._log_readers[index] = thread
+        return pool
 
     def __len__(self) -> int:
         return len(self._pools)
@@ -203,14 +415,17 @@ class WorkerPool:
         index = self.worker_for(url)
         async with self._slots[index]:
             loop = asyncio.get_running_loop()
+            pool = self._pools[index]
             try:
                 return await loop.run_in_executor(
-                    self._pools[index], _work, html, url, content_type, include_blocks, markdown
+                    pool, _work, html, url, content_type, include_blocks, markdown
                 )
             except BrokenProcessPool as exc:
-                logger.error("webclean: a cleaning worker died on %s (%s); restarting it", url, exc)
-                self._pools[index] = self._new_pool()
-                self.restarts += 1
+                logger.error("webclean: a cleaning worker died on %s (%s)", url, exc)
+                if self._pools[index] is pool:  # the first of its pages to learn it
+                    logger.error("webclean: restarting the cleaning worker")
+                    self._pools[index] = self._new_pool(index)
+                    self.restarts += 1
                 return Cleaned(reason="worker_crashed", message=str(exc))
 
     def warm_up(self) -> None:
@@ -219,5 +434,14 @@ class WorkerPool:
             pool.submit(_warm_up)
 
     def close(self) -> None:
+        """Let the workers finish their pages and exit, then read their last log records
+        (waiting at most a few seconds for a worker that does not end)."""
         for pool in self._pools:
             pool.shutdown(wait=True, cancel_futures=False)
+        for pipe in self._log_pipes:
+            pipe.close()
+        deadline = time.monotonic() + _LOG_DRAIN_SECONDS
+        for thread in self._log_readers:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        self._log_pipes.clear()
+        self._log_readers.clear()
