@@ -85,10 +85,17 @@ def test_utf16_bom() -> None:
     assert ZH in decode_html(body).text
 
 
-def test_undeclared_gbk_falls_back_to_gb18030() -> None:
+def test_undeclared_gbk_is_detected_as_gb18030() -> None:
     decoded = decode_html(page(ZH).encode("gbk"))
     assert ZH in decoded.text
-    assert (decoded.encoding, decoded.source) == ("gb18030", "fallback")
+    assert (decoded.encoding, decoded.source) == ("gb18030", "detected")
+
+
+def test_a_bom_wins_over_the_header() -> None:
+    body = codecs.BOM_UTF16_LE + page(ZH).encode("utf-16-le")
+    decoded = decode_html(body, "text/html; charset=utf-8")
+    assert ZH in decoded.text and "\x00" not in decoded.text
+    assert (decoded.encoding, decoded.source) == ("utf-16-le", "bom")
 
 
 def test_undeclared_utf8() -> None:

@@ -1,18 +1,5 @@
-"""Decode page bytes and parse them into one lxml tree.
-
-Encoding policy (one for the whole project):
-
-1. the charset of the HTTP ``Content-Type`` header, then
-2. a byte-order mark, then
-3. ``<meta charset>`` / ``<meta http-equiv="Content-Type">`` in the first 4 KiB,
-4. otherwise a fallback order (UTF-8, then GB18030 when the bytes look like GB text, then
-   Windows-1252).
-
-Labels are mapped the way browsers do: gb2312/gbk (and aliases) decode as GB18030, its
-superset; latin-1/ascii decode as Windows-1252. A declared legacy charset loses to strict
-UTF-8 when the bytes are valid multi-byte UTF-8 (legacy CJK text is practically never valid
-UTF-8), and a declaration whose decode fails badly is retried with the fallbacks. Bytes that
-still do not decode are replaced with U+FFFD: decoding never raises.
+"""Load a page: decode it (:mod:`scrapy_webclean.html.encoding`, the project's one
+encoding policy) and parse it into one lxml tree.
 
 Parsing uses libxml2's HTML parser with no network access, no entity expansion from DTDs,
 comments and processing instructions dropped. libxml2 stops at 2048 levels of nesting and
@@ -29,16 +16,29 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapy_webclean.errors import EmptyDocument, NotHtml, OverLimit, ParseFailure
+from scrapy_webclean.errors import EmptyDocument, OverLimit, ParseFailure
+from scrapy_webclean.html.encoding import (
+    DEFAULT_FALLBACK_ENCODINGS,
+    DecodedHtml,
+    decode_html,
+    normalize_encoding,
+)
 from scrapy_webclean.html.sniff import check_magic, check_media_type
 
-#: Fallback order for pages that declare no charset.
-DEFAULT_FALLBACK_ENCODINGS: tuple[str, ...] = ("utf-8", "gb18030", "cp1252")
+__all__ = [
+    "DEFAULT_FALLBACK_ENCODINGS",
+    "DEFAULT_MAX_DEPTH",
+    "DecodedHtml",
+    "Limits",
+    "LoadedPage",
+    "decode_html",
+    "load_html",
+    "normalize_encoding",
+    "parse_html",
+]
 
 #: Nesting depth beyond which tags are dropped (text kept) when libxml2 gives up.
 DEFAULT_MAX_DEPTH = 1000
-
-_META_SNIFF_BYTES = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,46 +108,6 @@ def tree_depth(parents: list[int]) -> int:
     return deepest
 
 
-# Python codec name -> the codec we decode with (browser-compatible supersets).
-_SUPERSETS = {
-    "gb2312": "gb18030",
-    "gbk": "gb18030",
-    "gb18030": "gb18030",
-    "iso8859-1": "cp1252",
-    "ascii": "cp1252",
-    "cp1252": "cp1252",
-    "big5": "big5hkscs",
-    "euc_kr": "cp949",
-    "shift_jis": "cp932",
-}
-# Labels Python does not know but pages use.
-_EXTRA_LABELS = {
-    "x-gbk": "gbk",
-    "gb_2312-80": "gb2312",
-    "csgb2312": "gb2312",
-    "iso-ir-58": "gb2312",
-    "chinese": "gb2312",
-    "x-sjis": "shift_jis",
-    "windows-31j": "cp932",
-    "unicode": "utf-16",
-}
-
-_HEADER_CHARSET_RE = re.compile(r"""charset\s*=\s*["']?\s*([-\w.:]+)""", re.I)
-_META_RE = re.compile(
-    rb"""<meta\s[^>]*?(?:charset\s*=\s*["']?\s*([-\w.:]+)|"""
-    rb"""content\s*=\s*["'][^"']*?charset\s*=\s*([-\w.:]+))""",
-    re.I,
-)
-_BOMS = (
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
-# Control bytes that never occur in text documents (tab, LF, FF, CR and ESC are allowed).
-_BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
-_GB_PAIR_RE = re.compile(rb"[\x81-\xfe][\x40-\xfe]")
 # (Attributes stop at the next "<" too: a page of unclosed "<a" is scanned once.)
 _TAG_RE = re.compile(r"<(/?)([a-zA-Z][-\w:]*)([^<>]*)>")
 _VOID_TAGS = frozenset(
@@ -171,154 +131,12 @@ _VOID_TAGS = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
-class DecodedHtml:
-    """Text of a page and how its encoding was chosen.
-
-    ``encoding`` is the Python codec used; ``source`` is one of ``"str"`` (input was already
-    text), ``"header"``, ``"bom"``, ``"meta"``, ``"utf-8-check"`` (a legacy declaration
-    overruled by valid UTF-8), ``"fallback"``; ``replaced`` counts undecodable bytes that
-    became U+FFFD.
-    """
-
-    text: str
-    encoding: str
-    source: str
-    replaced: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class LoadedPage:
     """A parsed page: its lxml root, the decode record, and whether it was flattened."""
 
     root: etree._Element
     decoded: DecodedHtml
     flattened: bool = False
-
-
-def normalize_encoding(label: str | bytes | None) -> str | None:
-    """Map a charset label to the Python codec we decode with, or None when unknown."""
-    if not label:
-        return None
-    if isinstance(label, bytes):
-        label = label.decode("ascii", "ignore")
-    name = label.strip().strip("'\"").lower()
-    name = _EXTRA_LABELS.get(name, name)
-    try:
-        codec = codecs.lookup(name).name
-    except LookupError:
-        return None
-    return _SUPERSETS.get(codec, codec)
-
-
-def _header_charset(content_type: str | bytes | None) -> str | None:
-    if not content_type:
-        return None
-    if isinstance(content_type, bytes):
-        content_type = content_type.decode("latin-1")
-    match = _HEADER_CHARSET_RE.search(content_type)
-    return normalize_encoding(match.group(1)) if match else None
-
-
-def _meta_charset(head: bytes) -> str | None:
-    for match in _META_RE.finditer(head):
-        encoding = normalize_encoding(match.group(1) or match.group(2))
-        if encoding is None:
-            continue
-        # A meta tag read as ASCII cannot really declare UTF-16/32 (HTML spec: use UTF-8).
-        if encoding.startswith(("utf-16", "utf-32", "utf_16", "utf_32")):
-            return "utf-8"
-        return encoding
-    return None
-
-
-def _strict(body: bytes, encoding: str) -> str | None:
-    try:
-        return body.decode(encoding)
-    except (UnicodeDecodeError, LookupError):
-        return None
-
-
-def _looks_like_gb(body: bytes) -> bool:
-    """True when most double-byte pairs fall in the GB2312 area, as real Chinese text does."""
-    pairs = _GB_PAIR_RE.findall(body)
-    if not pairs:
-        return False
-    gb2312 = sum(1 for pair in pairs if pair[0] >= 0xA1 and pair[1] >= 0xA1)
-    return gb2312 >= 0.9 * len(pairs)
-
-
-def _replace_decode(body: bytes, encoding: str) -> tuple[str, int]:
-    text = body.decode(encoding, errors="replace")
-    return text, text.count("\ufffd")
-
-
-def _check_binary(body: bytes) -> None:
-    sample = body[:1024]
-    if not sample:
-        return
-    control = len(sample) - len(sample.translate(None, _BINARY_BYTES))
-    if control > 0.1 * len(sample):
-        raise NotHtml(
-            f"{control} control bytes in the first {len(sample)} bytes: not a text document"
-        )
-
-
-def decode_html(
-    body: bytes | str,
-    content_type: str | bytes | None = None,
-    fallback_encodings: tuple[str, ...] = DEFAULT_FALLBACK_ENCODINGS,
-) -> DecodedHtml:
-    """Decode page bytes with the project's encoding policy (see the module docstring).
-
-    ``content_type`` is the HTTP ``Content-Type`` header value, if known. A ``str`` body is
-    returned as is. Raises :class:`NotHtml` for binary data; never raises for bad bytes.
-    """
-    if isinstance(body, str):
-        return DecodedHtml(body, "utf-8", "str")
-    bom_encoding = None
-    for bom, name in _BOMS:
-        if body.startswith(bom):
-            bom_encoding = name
-            body = body[len(bom) :]
-            break
-    if bom_encoding is None or not bom_encoding.startswith(("utf-16", "utf-32")):
-        _check_binary(body)
-
-    declared, source = _header_charset(content_type), "header"
-    if declared is None and bom_encoding is not None:
-        declared, source = bom_encoding, "bom"
-    if declared is None:
-        declared, source = _meta_charset(body[:_META_SNIFF_BYTES]), "meta"
-
-    if declared is not None:
-        # Valid multi-byte UTF-8 is never legacy CJK/Latin text in practice.
-        if not declared.startswith(("utf-8", "utf-16", "utf-32")) and not body.isascii():
-            text = _strict(body, "utf-8")
-            if text is not None:
-                return DecodedHtml(text, "utf-8", "utf-8-check")
-        text = _strict(body, declared)
-        if text is not None:
-            return DecodedHtml(text, declared, source)
-        text, replaced = _replace_decode(body, declared)
-        # A few bad bytes: keep the declaration. Many: the label is wrong, try the fallbacks.
-        if replaced <= max(2, len(body) // 1000):
-            return DecodedHtml(text, declared, source, replaced)
-        best = DecodedHtml(text, declared, source, replaced)
-    else:
-        best = None
-
-    for encoding in fallback_encodings:
-        encoding = normalize_encoding(encoding) or encoding
-        if encoding == "gb18030" and not _looks_like_gb(body):
-            continue
-        text = _strict(body, encoding)
-        if text is not None:
-            return DecodedHtml(text, encoding, "fallback")
-    if best is not None:
-        return best
-    first = normalize_encoding(fallback_encodings[0]) if fallback_encodings else "utf-8"
-    text, replaced = _replace_decode(body, first or "utf-8")
-    return DecodedHtml(text, first or "utf-8", "fallback", replaced)
 
 
 def _parser() -> etree.HTMLParser:

@@ -362,7 +362,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "WEBCLEAN_FALLBACK_ENCODINGS",
         list(DEFAULT_FALLBACK_ENCODINGS),
-        "Encodings tried, in order, for pages that declare none.",
+        "Encodings tried strictly, in order, for pages that declare none (no BOM, header or "
+        "meta), before the encoding is detected from the bytes (charset-normalizer).",
         text_list(_codec_problem, "encoding names"),
     ),
     Setting(
