@@ -19,6 +19,7 @@ from scrapy_webclean.ads import (
 )
 from scrapy_webclean.ads.features import is_ad_host, normalize_image_url, registered_domain
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
+from scrapy_webclean.integration.page import decode_response, page_item
 from tests.crawlers import crawler_with_engine
 
 SITE = "http://news.example.com"
@@ -153,7 +154,23 @@ def respond(mw: AdImageFilter, number: int) -> None:
     response = HtmlResponse(
         url(number), body=page(number).encode(), headers={"Content-Type": "text/html"}
     )
-    assert mw.process_response(request, response) is response
+    returned = mw.process_response(request, response)
+    # the same page, read with the codec the cleaner uses
+    assert returned.url == response.url and returned.body is response.body
+    assert isinstance(returned, HtmlResponse) and returned.encoding == "utf-8"
+
+
+def test_the_filter_decodes_a_page_once_with_the_cleaners_policy() -> None:
+    mw, _ = middleware()
+    text = "Москва - столица России, крупнейший город страны. В городе много театров и музеев."
+    body = f"<html><body><p>{text}</p><p>{text}</p></body></html>".encode("cp1251")
+    response = HtmlResponse(url(1), body=body, headers={"Content-Type": "text/html"})
+    returned = mw.process_response(Request(url(1)), response)
+    assert isinstance(returned, HtmlResponse)
+    assert returned.encoding == "cp1251" and text in returned.text  # Scrapy alone: cp1252
+    item = page_item(returned)
+    assert item["encoding"] == "cp1251" and text in item["html"]
+    assert decode_response(returned) is decode_response(returned)  # decoded once
 
 
 def test_middleware_drops_ads_keeps_content_and_counts() -> None:

@@ -27,6 +27,8 @@ from scrapy.http.request import NO_CALLBACK
 
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
 from scrapy_webclean.ads.features import DEFAULT_AD_WORDS, site_key
+from scrapy_webclean.errors import NotHtml
+from scrapy_webclean.integration.page import decode_response, remember_decoding
 from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
 
@@ -166,6 +168,9 @@ class AdImageFilter:
             raise NotConfigured("webclean ad filter disabled")
         self.gate = AdImageGate(crawler)
         self.stats = self.gate.stats
+        self.fallback_encodings = tuple(
+            get_setting(crawler.settings, "WEBCLEAN_FALLBACK_ENCODINGS")
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> AdImageFilter:
@@ -208,6 +213,15 @@ class AdImageFilter:
         if isinstance(response, TextResponse) and b"html" in (
             response.headers.get(b"Content-Type") or b""
         ):
+            try:
+                decoded = decode_response(response, self.fallback_encodings)
+            except NotHtml:
+                return response
+            # One decoding for the page: Scrapy's response.text (and the spider's
+            # response.css()) read it with the codec the cleaner uses, and Scrapy does not
+            # infer one of its own (which reads the whole body).
+            response = response.replace(encoding=decoded.encoding)
+            remember_decoding(response, decoded)
             try:
                 # The spider's own response.css() reuses this parse (parsel caches it).
                 root = response.selector.root

@@ -17,13 +17,46 @@ an empty ``html`` and ``webclean_error = "not_html"``, which ``CleanPipeline`` c
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from scrapy_webclean.errors import NotHtml
-from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, decode_html
+from scrapy_webclean.html.encoding import DEFAULT_FALLBACK_ENCODINGS, DecodedHtml, decode_html
 from scrapy_webclean.html.sniff import check_magic, check_media_type
 
 if TYPE_CHECKING:
     from scrapy.http import Response
+
+#: Each response's decoding, while the response lives: the ad filter decodes a page as it
+#: arrives, and page_item() takes the same text instead of decoding it again.
+_DECODED: WeakKeyDictionary[Response, DecodedHtml] = WeakKeyDictionary()
+
+
+def content_type_of(response: Response) -> str | None:
+    """The response's ``Content-Type`` header as text, or None."""
+    header = response.headers.get(b"Content-Type")
+    return header.decode("latin-1") if header else None
+
+
+def decode_response(
+    response: Response, fallback_encodings: tuple[str, ...] = DEFAULT_FALLBACK_ENCODINGS
+) -> DecodedHtml:
+    """The response's body decoded with the project's encoding policy (once per response).
+    Raises :class:`~scrapy_webclean.errors.NotHtml` when it is no HTML page (its media type,
+    its first bytes, or binary data)."""
+    decoded = _DECODED.get(response)
+    if decoded is None:
+        content_type = content_type_of(response)
+        check_media_type(content_type)
+        check_magic(response.body)
+        decoded = decode_html(response.body, content_type, fallback_encodings)
+        _DECODED[response] = decoded
+    return decoded
+
+
+def remember_decoding(response: Response, decoded: DecodedHtml) -> None:
+    """Record ``decoded`` as ``response``'s decoding (for a response made from another
+    one with the same body, e.g. by ``response.replace(encoding=...)``)."""
+    _DECODED[response] = decoded
 
 
 def page_item(
@@ -40,18 +73,14 @@ def page_item(
     ``WEBCLEAN_FALLBACK_ENCODINGS`` here if the project changed it). ``error_field``: where
     the ``not_html`` verdict goes (``WEBCLEAN_ERROR_FIELD``).
     """
-    header = response.headers.get(b"Content-Type")
-    content_type = header.decode("latin-1") if header else None
     item: dict[str, Any] = {
         "url": response.url,
         "html": "",
-        "content_type": content_type,
+        "content_type": content_type_of(response),
         "encoding": None,
     }
     try:
-        check_media_type(content_type)
-        check_magic(response.body)
-        decoded = decode_html(response.body, content_type, fallback_encodings)
+        decoded = decode_response(response, fallback_encodings)
     except NotHtml:
         item[error_field] = NotHtml.reason
     else:
