@@ -1,13 +1,21 @@
 """Cleaning in worker processes: the same output as cleaning inline, one site to one worker,
-a worker that dies replaced with its page passed on, never lost."""
+a worker that dies replaced with its page passed on, never lost; workers that ignore Ctrl-C,
+end with their parent and log through it."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
 from typing import Any
 
+import pytest
 from scrapy.utils.test import get_crawler
 
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
@@ -15,6 +23,9 @@ from scrapy_webclean.integration.pipelines import CleanPipeline
 from scrapy_webclean.integration.workers import StateSpec, WorkerPool, clean_page
 from tests.conftest import drive
 from tests.test_dedup import article
+from tests.test_faults_interrupt import process_identity, running, sigint_blocked
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PAGES = [
     (
@@ -53,7 +64,8 @@ def test_a_dead_worker_is_replaced_and_its_page_passed_on() -> None:
         try:
             url, html = PAGES[0]
             first = await pool.clean(html, url, None, False)
-            (process,) = pool._pools[0]._processes.values()  # type: ignore[union-attr]
+            (process,) = pool._pools[0]._processes.values()
+            assert process.pid is not None
             os.kill(process.pid, signal.SIGKILL)
             process.join()
             crashed = await pool.clean(html, url, None, False)
@@ -72,7 +84,7 @@ def test_a_dead_worker_is_replaced_and_its_page_passed_on() -> None:
 
 def test_the_pipeline_uses_its_workers_under_an_event_loop() -> None:
     crawler = get_crawler(settings_dict={"WEBCLEAN_WORKERS": 2})
-    crawler.stats.open_spider()  # type: ignore[union-attr,call-arg]
+    crawler.stats.open_spider()
     pipeline = CleanPipeline.from_crawler(crawler)
     items = [{"url": url, "html": html} for url, html in PAGES]
 
@@ -88,3 +100,150 @@ def test_the_pipeline_uses_its_workers_under_an_event_loop() -> None:
     inline = CleanPipeline.from_crawler(get_crawler(settings_dict={"WEBCLEAN_WORKERS": 2}))
     item = drive(inline.process_item({"url": PAGES[1][0], "html": PAGES[1][1]}))
     assert item["text"] == out[1]["text"]
+
+
+def _complain() -> int:
+    """Run in a worker: what a library might do there (print to stderr, warn)."""
+    print("a library printed this to stderr", file=sys.stderr)
+    warnings.warn("a library warned about this", UserWarning, stacklevel=1)
+    return os.getpid()
+
+
+def test_a_dead_worker_is_replaced_once_with_several_pages_waiting() -> None:
+    async def run() -> tuple[list[str], int, str]:
+        pool = WorkerPool(1, CleanOptions(), StateSpec(), queue=4)
+        try:
+            url, html = PAGES[0]
+            await pool.clean(html, url, None, False)
+            (process,) = pool._pools[0]._processes.values()
+            assert process.pid is not None
+            busy = pool._pools[0].submit(time.sleep, 30)
+            jobs = asyncio.gather(*(pool.clean(html, url, None, False) for _ in range(4)))
+            await asyncio.sleep(0.5)  # all four sent, waiting behind the busy worker
+            os.kill(process.pid, signal.SIGKILL)
+            waiting = await jobs
+            assert busy.exception() is not None
+            after = await pool.clean(html, url, None, False)
+            return [c.reason for c in waiting], pool.restarts, "ok" if after.data else after.reason
+        finally:
+            pool.close()
+
+    assert asyncio.run(run()) == (["worker_crashed"] * 4, 1, "ok")
+
+
+def test_a_worker_ignores_ctrl_c_while_it_starts_and_after() -> None:
+    """SIGINT sent to a worker again and again from its spawn on: blocked (pending) until
+    its initializer ignores it, then ignored; the worker lives on and cleans."""
+
+    async def run() -> tuple[bool, int, str, int]:
+        pool = WorkerPool(1, CleanOptions(), StateSpec())
+        try:
+            pool.warm_up()  # spawns the worker
+            (process,) = pool._pools[0]._processes.values()
+            assert process.pid is not None
+            blocked_at_start = sigint_blocked(process.pid)
+            sent = 0
+            deadline = time.monotonic() + 3  # the worker starts in about 1 s
+            while time.monotonic() < deadline:
+                os.kill(process.pid, signal.SIGINT)
+                sent += 1
+                await asyncio.sleep(0.005)
+            url, html = PAGES[1]
+            cleaned = await pool.clean(html, url, None, False)
+            assert process.is_alive()
+            return blocked_at_start, sent, "ok" if cleaned.data else cleaned.reason, pool.restarts
+        finally:
+            pool.close()
+
+    blocked_at_start, sent, outcome, restarts = asyncio.run(run())
+    assert blocked_at_start and sent > 100
+    assert (outcome, restarts) == ("ok", 0)
+
+
+def test_worker_log_records_and_stderr_go_to_the_parents_loggers(
+    caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    pool = WorkerPool(1, CleanOptions(), StateSpec())
+    try:
+        worker_pid = pool._pools[0].submit(_complain).result(timeout=60)
+    finally:
+        pool.close()  # the last records are read before it returns
+    assert worker_pid != os.getpid()
+    from_worker = {
+        (record.name, record.levelname, record.getMessage().split(" (pid")[0])
+        for record in caplog.records
+        if record.process == worker_pid
+    }
+    assert (
+        "scrapy_webclean.integration.workers",
+        "DEBUG",
+        "webclean: cleaning worker started",
+    ) in from_worker
+    stderr_logger = "scrapy_webclean.integration.workers.stderr"
+    assert (stderr_logger, "WARNING", "a library printed this to stderr") in from_worker
+    warned = [r for r in caplog.records if r.name == "py.warnings" and r.process == worker_pid]
+    assert warned and "a library warned about this" in warned[0].getMessage()
+    assert capfd.readouterr().err == ""  # the worker wrote nothing to its stderr itself
+
+
+PARENT = """
+import sys, threading, time
+from scrapy_webclean.cleaning import CleanOptions
+from scrapy_webclean.integration.workers import StateSpec, WorkerPool
+
+pools = []
+
+def start():
+    pool = WorkerPool(1, CleanOptions(), StateSpec())
+    pools.append(pool)
+    pool._pools[0].submit(int).result()  # spawned and through its initializer
+    print(*(p.pid for p in pool._pools[0]._processes.values()), flush=True)
+
+if sys.argv[1] == "thread":  # spawned by a thread that then ends
+    spawner = threading.Thread(target=start)
+    spawner.start()
+    spawner.join()
+else:
+    start()
+time.sleep(120)
+"""
+
+
+@pytest.mark.parametrize("spawner", ["main", "thread"])
+def test_a_worker_exits_when_its_parent_is_killed(spawner: str) -> None:
+    """SIGKILL to the process that owns the pool (nothing to the worker): the worker ends.
+    Spawned by the main thread, by PR_SET_PDEATHSIG on Linux; by a thread that has ended
+    (the worker must outlive that thread), by its watch on the parent's pipe."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, spawner],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    worker = None
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        identity = process_identity(worker)
+        assert identity is not None and "spawn_main" in identity[1]
+        time.sleep(0.5)
+        assert running(worker, identity[0]), "the worker died with the thread that spawned it"
+        parent.kill()
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while running(worker, identity[0]) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not running(worker, identity[0])
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        if worker is not None:
+            identity = process_identity(worker)
+            if identity is not None and "spawn_main" in identity[1]:
+                os.kill(worker, signal.SIGKILL)
