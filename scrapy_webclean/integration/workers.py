@@ -421,9 +421,12 @@ class WorkerPool:
                     pool, _work, html, url, content_type, include_blocks, markdown
                 )
             except BrokenProcessPool as exc:
-                logger.error("webclean: a cleaning worker died on %s (%s)", url, exc)
-                if self._pools[index] is pool:  # the first of its pages to learn it
-                    logger.error("webclean: restarting the cleaning worker")
+                # Every page the worker held fails here; the first to come replaces the
+                # worker (the pipeline reports each page).
+                if self._pools[index] is pool:
+                    logger.error(
+                        "webclean: a cleaning worker died on %s (%s); restarting it", url, exc
+                    )
                     self._pools[index] = self._new_pool(index)
                     self.restarts += 1
                 return Cleaned(reason="worker_crashed", message=str(exc))
