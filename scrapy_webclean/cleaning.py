@@ -162,7 +162,9 @@ def _clean(
         for line, meta in zip(extraction.lines, extraction.metadata, strict=False)
         if meta or (line.custom and line.units < 40)
     )
-    lang = guess_language(text or _visible_sample(model))
+    # The page's own <html lang> is the prior; the HTTP Content-Language does not reach the
+    # cleaner (it takes content_type only), so none is passed.
+    lang = guess_language(text or _visible_sample(model), declared=model.lang_attr)
     return CleanResult(
         url=url,
         title=title,
