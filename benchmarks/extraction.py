@@ -59,7 +59,6 @@ headline metric is token F1 on English sets and character F1 on Chinese sets.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import logging
 import platform
@@ -71,19 +70,18 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 # The benchmarks folder is not a package: make ``metrics`` importable however this is run.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from datasets import ALL_SETS, LOADERS, WCXB_TYPES, Dataset, Page
 from metrics import PRF, average, char_f1, token_f1
 
 from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS
 
-ALL_SETS = ("scrapinghub", "wcxb-dev", "zh-news-silver", "zh-netease-template")
 ALL_EXTRACTORS = (
     "ours",
     "ours-stateless",
@@ -96,156 +94,9 @@ ALL_EXTRACTORS = (
     "gne",
     "lxml",
 )
-WCXB_TYPES = ("article", "service", "forum", "listing", "product", "documentation", "collection")
 SLOW_MS = 1000.0
 
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
-
-
-# --------------------------------------------------------------------------- data
-
-
-@dataclass(slots=True)
-class Page:
-    """One page of a set: raw bytes, the truth (None if the set has none), and its site."""
-
-    set_name: str
-    id: str
-    site: str
-    url: str | None
-    body: bytes
-    truth: str | None
-    page_type: str | None = None
-
-
-@dataclass(slots=True)
-class Dataset:
-    """The pages of one set, in crawl order, and what the loader noticed about the data."""
-
-    name: str
-    language: str  # "en" or "zh"
-    pages: list[Page]
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def has_truth(self) -> bool:
-        return any(p.truth is not None for p in self.pages)
-
-
-def _read_gz(path: Path) -> bytes:
-    with gzip.open(path, "rb") as fh:
-        return fh.read()
-
-
-def _host(url: str) -> str:
-    host = urlsplit(url).hostname or ""
-    return host[4:] if host.startswith("www.") else host
-
-
-def _crawl_order(pages: list[Page]) -> list[Page]:
-    """Sites in name order, each site's pages by id (numeric ids numerically)."""
-
-    def key(p: Page) -> tuple[str, int, str]:
-        tail = p.id.rsplit("/", 1)[-1]
-        return (p.site, int(tail) if tail.isdigit() else 1 << 30, p.id)
-
-    return sorted(pages, key=key)
-
-
-def load_scrapinghub(root: Path) -> Dataset:
-    """``ground-truth.json`` → ``articleBody`` for ``html/<id>.html.gz``."""
-    truth = json.loads((root / "ground-truth.json").read_text(encoding="utf-8"))
-    pages = []
-    for page_id, record in truth.items():
-        url = record["url"]
-        pages.append(
-            Page(
-                "scrapinghub",
-                page_id,
-                _host(url),
-                url,
-                _read_gz(root / "html" / f"{page_id}.html.gz"),
-                record.get("articleBody") or "",
-            )
-        )
-    return Dataset("scrapinghub", "en", _crawl_order(pages))
-
-
-def load_wcxb(root: Path) -> Dataset:
-    """``ground-truth/<id>.json`` → ``ground_truth.main_content``; type and domain from metadata."""
-    files = json.loads((root / "metadata.json").read_text(encoding="utf-8"))["files"]
-    pages = []
-    for page_id, meta in files.items():
-        record = json.loads((root / "ground-truth" / f"{page_id}.json").read_text(encoding="utf-8"))
-        text = record["ground_truth"].get("main_content") or ""
-        pages.append(
-            Page(
-                "wcxb-dev",
-                page_id,
-                meta.get("domain") or _host(record["url"]),
-                record.get("url"),
-                _read_gz(root / "html" / f"{page_id}.html.gz"),
-                text,
-                meta["page_type"],
-            )
-        )
-    return Dataset("wcxb-dev", "en", _crawl_order(pages))
-
-
-def _manifest(root: Path) -> list[dict[str, Any]]:
-    with (root / "manifest.jsonl").open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-def _fake_url(set_name: str, site: str, page_id: str) -> str:
-    return f"http://{site}.{set_name}.invalid/{page_id.rsplit('/', 1)[-1]}"
-
-
-def load_zh_silver(root: Path) -> Dataset:
-    """Only the manifest records with a ``gt`` file (``gt_silver/<site>/<n>.txt``)."""
-    pages = []
-    skipped = 0
-    for rec in _manifest(root):
-        if not rec.get("gt"):
-            skipped += 1
-            continue
-        site = rec.get("site") or rec["id"].split("/", 1)[0]
-        pages.append(
-            Page(
-                "zh-news-silver",
-                rec["id"],
-                site,
-                _fake_url("zh-news-silver", site, rec["id"]),
-                _read_gz(root / rec["html"]),
-                (root / rec["gt"]).read_text(encoding="utf-8"),
-            )
-        )
-    notes = [f"{skipped} manifest pages without silver truth not run"]
-    return Dataset("zh-news-silver", "zh", _crawl_order(pages), notes)
-
-
-def load_zh_template(root: Path) -> Dataset:
-    """All pages of the one-template set, by numeric id; no truth."""
-    pages = [
-        Page(
-            "zh-netease-template",
-            rec["id"],
-            "money.163.com",
-            _fake_url("zh-netease-template", "money.163.com", rec["id"]),
-            _read_gz(root / rec["html"]),
-            None,
-        )
-        for rec in _manifest(root)
-    ]
-    return Dataset("zh-netease-template", "zh", _crawl_order(pages))
-
-
-LOADERS: dict[str, Callable[[Path], Dataset]] = {
-    "scrapinghub": load_scrapinghub,
-    "wcxb-dev": load_wcxb,
-    "zh-news-silver": load_zh_silver,
-    "zh-netease-template": load_zh_template,
-}
 
 
 # --------------------------------------------------------------------------- extractors
