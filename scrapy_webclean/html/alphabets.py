@@ -11,7 +11,9 @@ gives isolated Hangul jamo, GBK read as Big5 rare compatibility forms (:func:`cj
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
+from itertools import pairwise
 
 LATIN_ALPHABETS: dict[str, frozenset[str]] = {
     "ca": frozenset("àçèéíïòóúü·"),
@@ -41,20 +43,29 @@ LATIN_ALPHABETS: dict[str, frozenset[str]] = {
 }
 
 
-def letter_fit(text: str) -> float:
-    """How well the letters beyond ASCII in ``text`` fit one Latin-script language: the
-    largest share (0-1) of them that a single language of :data:`LATIN_ALPHABETS` uses;
-    1.0 when there are none. Symbols beyond ASCII inside a word (``stolic¹``) and letters of
-    another script inside a word of ASCII letters (``kalabalلk``) count as misfits."""
+def letter_fit(text: str, language: str | None = None) -> float:
+    """How well the letters beyond ASCII in ``text`` fit one Latin-script language (0-1);
+    1.0 when there are none.
+
+    The fit is the largest share of them that a single language of
+    :data:`LATIN_ALPHABETS` uses; when ``language`` (the language of the page's words in
+    plain ASCII, which every 8-bit decoding reads alike) has an alphabet there, the fit is
+    the mean of that share and the share ``language`` itself uses, so that a Spanish page
+    reads ``¿`` rather than ``ż`` or ``æ``, an Italian one ``è`` rather than ``č``. Symbols
+    beyond ASCII inside a word (``stolic¹``) and characters of another script or combining
+    marks inside a word of ASCII letters (``kalabalلk``, ``tr่s``) count as misfits."""
+    return _letter_fit(_non_ascii_words(text), language)
+
+
+def _letter_fit(words: list[str], language: str | None) -> float:
     letters: Counter[str] = Counter()
     misfits = 0
-    for word in _WORD_RE.findall(text):
-        if word.isascii():
-            continue
+    for word in words:
+        word = _strip_punctuation(unicodedata.normalize("NFC", word))
         latin_word = any(char.isascii() for char in word)
         for char in word:
             if "\x7f" < char < "\u0250" or "\u1e00" <= char <= "\u1eff":
-                if char.isalpha():
+                if char.isalpha() or char in _ALPHABET_SYMBOLS:
                     letters[char.lower()] += 1
                 else:
                     misfits += 1
@@ -67,41 +78,94 @@ def letter_fit(text: str) -> float:
         sum(count for letter, count in letters.items() if letter in alphabet)
         for alphabet in LATIN_ALPHABETS.values()
     )
-    return best / total
+    own = LATIN_ALPHABETS.get(language or "")
+    if own is None:
+        return best / total
+    return (best + sum(count for letter, count in letters.items() if letter in own)) / (2 * total)
 
 
-#: A word, with the symbols a wrong 8-bit decoding puts inside words (¹, ³, ¼, ...).
-_WORD_RE = re.compile(r"[\w\u00a1-\u00bf\u00d7\u00f7]+")
+#: A word: what lies between white space and ASCII punctuation. A wrong decoding puts
+#: symbols (``¹``, ``³``), combining marks (Latin, Thai, Arabic) and letters of other scripts
+#: inside words.
+_WORD_RE = re.compile(r"[^\s!-/:-@\[-`{-~]+")
+#: Characters of the alphabets that are not letters (Spanish ``¿¡``, Catalan ``·``).
+_ALPHABET_SYMBOLS = frozenset(
+    char for alphabet in LATIN_ALPHABETS.values() for char in alphabet if not char.isalpha()
+)
+
+
+def _non_ascii_words(text: str) -> list[str]:
+    return [word for word in _WORD_RE.findall(text) if not word.isascii()]
+
+
+def _strip_punctuation(word: str) -> str:
+    """``word`` without the punctuation around it (quotes, dashes, ``«»``), unless the
+    punctuation belongs to an alphabet (``¿Qué``)."""
+    start, end = 0, len(word)
+    while start < end and _is_outer_punctuation(word[start]):
+        start += 1
+    while end > start and _is_outer_punctuation(word[end - 1]):
+        end -= 1
+    return word[start:end]
+
+
+def _is_outer_punctuation(char: str) -> bool:
+    return char not in _ALPHABET_SYMBOLS and unicodedata.category(char).startswith("P")
+
+
+def case_fit(text: str) -> float:
+    """The share (0-1) of the words of ``text`` with cased letters beyond ASCII that are
+    cased like words (all lower, all upper, or capitalised); 1.0 when there are none.
+
+    A Cyrillic or Greek page read with the other alphabet's 8-bit codec swaps the cases
+    (KOI8-R puts lower case where Windows-1253 has upper case): ``гЙОИМ`` for ``Ηκοιν``.
+    Real words almost never go from a lower-case to an upper-case letter."""
+    return _case_fit(_non_ascii_words(text))
+
+
+def _case_fit(words: list[str]) -> float:
+    cased = wrong = 0
+    for word in words:
+        if len(word) < 2:
+            continue
+        if word.islower() or word.isupper():
+            cased += 1
+        elif any(a.islower() and b.isupper() for a, b in pairwise(word)):
+            cased += 1
+            wrong += 1
+    return 1.0 - wrong / cased if cased else 1.0
 
 
 #: Unicode blocks that CJK text is written in (start, end inclusive): kana, CJK unified
-#: ideographs (and extension A), Hangul syllables, CJK punctuation, fullwidth forms.
+#: ideographs (and extension A), Hangul syllables, CJK punctuation, fullwidth forms. Not the
+#: halfwidth katakana and Hangul (U+FF61-U+FFDC): rare in real text, they are what a KOI8 or
+#: other 8-bit Cyrillic page read as Shift_JIS decodes to.
 COMMON_CJK_BLOCKS: tuple[tuple[int, int], ...] = (
     (0x3000, 0x303F),
     (0x3040, 0x30FF),
     (0x3400, 0x4DBF),
     (0x4E00, 0x9FFF),
     (0xAC00, 0xD7AF),
-    (0xFF00, 0xFFEF),
+    (0xFF00, 0xFF60),
+    (0xFFE0, 0xFFEF),
 )
 #: Characters beyond Latin-1 in these ranges are what a double-byte encoding decodes to.
-_WIDE = 0x2E80
+_WIDE_RE = re.compile("[\u2e80-\U0010ffff]")
+_COMMON_CJK_RE = re.compile(
+    "[" + "".join(f"{chr(start)}-{chr(end)}" for start, end in COMMON_CJK_BLOCKS) + "]"
+)
 
 
 def cjk_fit(text: str) -> float:
     """The share (0-1) of the wide characters (U+2E80 and up) of ``text`` that lie in the
     blocks real CJK text uses (:data:`COMMON_CJK_BLOCKS`); 1.0 when there are none."""
-    wide = common = 0
-    for char in text:
-        code = ord(char)
-        if code >= _WIDE:
-            wide += 1
-            if any(start <= code <= end for start, end in COMMON_CJK_BLOCKS):
-                common += 1
-    return common / wide if wide else 1.0
+    wide = len(_WIDE_RE.findall(text))
+    return len(_COMMON_CJK_RE.findall(text)) / wide if wide else 1.0
 
 
-def decoding_fit(text: str) -> float:
+def decoding_fit(text: str, language: str | None = None) -> float:
     """How much a decoding reads like real text (0-1): its Latin letters fit one language
-    and its wide characters lie in the blocks CJK text uses."""
-    return letter_fit(text) * cjk_fit(text)
+    (``language``, the page's, when known: :func:`letter_fit`), its words are cased like
+    words, and its wide characters lie in the blocks CJK text uses."""
+    words = _non_ascii_words(text)
+    return _letter_fit(words, language) * _case_fit(words) * cjk_fit(text)

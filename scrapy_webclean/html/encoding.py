@@ -23,6 +23,7 @@ decode become U+FFFD: decoding never raises for bad bytes, only for binary data
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 
 from w3lib.encoding import (
@@ -34,6 +35,7 @@ from w3lib.encoding import (
 
 from scrapy_webclean.errors import NotHtml
 from scrapy_webclean.html.alphabets import decoding_fit
+from scrapy_webclean.text.language import guess_language
 
 #: Encodings tried strictly, in order, for pages that declare none, before the bytes are
 #: handed to the detector.
@@ -82,6 +84,11 @@ DETECTABLE_ENCODINGS: tuple[str, ...] = (
 #: decoding may be and still be chosen for fitting a language's letters better.
 CHAOS_MARGIN = 0.2
 
+#: Characters of an undeclared page read for the language of its ASCII words, and bytes of
+#: those words handed to the language guess (a tie-breaker between 8-bit decodings).
+LANGUAGE_SNIFF_CHARS = 65_536
+LANGUAGE_SAMPLE_BYTES = 1_000
+
 #: The double-byte codecs of :data:`DETECTABLE_ENCODINGS`, as :func:`normalize_encoding`
 #: names them.
 MULTIBYTE_ENCODINGS = frozenset(("gb18030", "big5hkscs", "big5", "cp932", "euc_jp", "cp949"))
@@ -97,6 +104,8 @@ _EXTRA_LABELS = {
     "windows-31j": "cp932",
     "unicode": "utf-16",
 }
+# Markup, with the text of scripts and styles, for reading a page's words.
+_MARKUP_RE = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.IGNORECASE | re.DOTALL)
 # Control bytes that never occur in text documents (tab, LF, FF, CR and ESC are allowed).
 _BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 
@@ -229,9 +238,11 @@ def detect_encoding(body: bytes) -> str | None:
     are. The 8-bit Latin codecs often tie there: the page's ASCII dominates and they differ
     in a few accented letters only, and the CJK codecs on short texts. Among the matches no
     messier than the best by more than :data:`CHAOS_MARGIN`, the one that reads most like
-    real text (:func:`~scrapy_webclean.html.alphabets.decoding_fit`: accented letters of one
-    language, CJK characters of common blocks) wins, then a double-byte codec that decodes
-    every byte; ties keep charset-normalizer's order. Imported on first use: most pages declare their encoding or are UTF-8."""
+    real text wins (:func:`~scrapy_webclean.html.alphabets.decoding_fit`: accented letters
+    of one language, the language of the page's plain-ASCII words when they say one; words
+    cased like words; CJK characters of common blocks), then a double-byte codec that
+    decodes every byte; ties keep charset-normalizer's order. Imported on first use: most pages declare their encoding
+    or are UTF-8."""
     from charset_normalizer import from_bytes
 
     matches = list(from_bytes(body, cp_isolation=list(DETECTABLE_ENCODINGS)))
@@ -241,17 +252,30 @@ def detect_encoding(body: bytes) -> str | None:
     close = [match for match in matches if match.chaos <= least + CHAOS_MARGIN]
     best = close[0]
     if len(close) > 1:
-        scores = [_score(body, match.encoding, str(match)) for match in close]
+        language = _ascii_language(str(best))
+        scores = [_score(body, match.encoding, str(match), language) for match in close]
         best = close[scores.index(max(scores))]
     return normalize_encoding(best.encoding) or best.encoding
 
 
-def _score(body: bytes, encoding: str, text: str) -> tuple[float, bool]:
+def _score(body: bytes, encoding: str, text: str, language: str | None) -> tuple[float, bool]:
     """A decoding's claim: how much it reads like real text, then whether a double-byte
     codec decoded every byte (its lead and trail bytes must pair up, which random bytes
     rarely do; an 8-bit codec decodes anything)."""
     multibyte = (normalize_encoding(encoding) or encoding) in MULTIBYTE_ENCODINGS
-    return round(decoding_fit(text), 2), multibyte and _strict(body, encoding) is not None
+    fit = decoding_fit(text, language)
+    return round(fit, 2), multibyte and _strict(body, encoding) is not None
+
+
+def _ascii_language(html: str) -> str | None:
+    """The language of a page's words written in plain ASCII (markup, scripts and styles
+    left out), which every 8-bit decoding of the page reads alike; None when they do not
+    say one (too few, or a page in another script). Reads the first
+    :data:`LANGUAGE_SNIFF_CHARS` characters of the page."""
+    text = _MARKUP_RE.sub(" ", html[:LANGUAGE_SNIFF_CHARS])
+    words = " ".join(word for word in text.split() if word.isascii() and word.isalpha())
+    language = guess_language(words, sample_bytes=LANGUAGE_SAMPLE_BYTES)
+    return None if language == "und" else language
 
 
 def _strict(body: bytes, encoding: str) -> str | None:
