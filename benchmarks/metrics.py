@@ -1,6 +1,6 @@
 """Text-overlap metrics for main-content extraction benchmarks.
 
-Two per-page metrics, both returning precision, recall and F1 of a prediction against a
+Three per-page metrics, all returning precision, recall and F1 of a prediction against a
 ground-truth text, and one way to average them over pages:
 
 * :func:`token_f1` -- overlap of 4-token shingles (the method of the scrapinghub
@@ -12,10 +12,15 @@ ground-truth text, and one way to average them over pages:
   common subsequence of prediction and truth. The LCS is exact, computed with a
   bit-parallel algorithm over Python integers (one big-integer pass per character of the
   longer text), which takes a few milliseconds on 20,000-character pages.
+* :func:`word_f1` -- WCXB's metric (``../shared/datasets/README.md``): the lower-cased texts
+  become multisets of ``\\w+`` tokens (Python's Unicode ``\\w``: a run of Han characters is one
+  token), matched words = multiset intersection, per-page F1 of that precision and recall.
+  Averaged with :func:`mean_f1`, the plain mean of per-page F1s.
 * :func:`average` -- per-page precision and recall are averaged over pages, and F1 is the
-  harmonic mean of the two averages (not the mean of per-page F1s).
+  harmonic mean of the two averages (not the mean of per-page F1s). Token F1 and character
+  F1 are averaged this way; the WCXB metric is not (:func:`mean_f1`).
 
-Edge cases, the same for both metrics, chosen as in the scrapinghub benchmark's
+Edge cases, the same for all three metrics, chosen as in the scrapinghub benchmark's
 ``evaluate.py`` so that its published figures stay comparable:
 
 * an empty prediction has no precision (``None``): it is left out of the precision average
@@ -24,7 +29,9 @@ Edge cases, the same for both metrics, chosen as in the scrapinghub benchmark's
 * an empty truth has no recall (``None``), and a non-empty prediction on it has precision 0.
   Benchmarks should rather leave such pages out of the scores and say so;
 * both empty: no precision and no recall, per-page F1 = 1;
-* the per-page F1 is 0 when either side is undefined (empty prediction or empty truth);
+* the per-page F1 is 0 when either side is undefined (empty prediction or empty truth):
+  so for the WCXB metric, whose average is the mean of per-page F1s, a page with an empty
+  prediction scores 0, as the datasets' README defines WCXB's metric;
 * shingles: when either text has fewer than 4 tokens, both texts are shingled with
   n = the smaller token count (down to unigrams), so a 2-word truth can still be matched.
   (The scrapinghub script makes a single short shingle of the short text instead.)
@@ -56,6 +63,7 @@ _CJK_RANGES = (
 # A CJK character alone, or a run of word characters that are neither CJK nor "_".
 _TOKEN_RE = re.compile(f"[{_CJK_RANGES}]|[^\\W_{_CJK_RANGES}]+")
 _WHITESPACE_RE = re.compile(r"\s+")
+_WORD_RE = re.compile(r"\w+")
 
 
 class PRF(NamedTuple):
@@ -172,6 +180,33 @@ def char_f1(prediction: str, truth: str) -> PRF:
     if not pred or not gold:
         return _from_counts(0, len(pred), len(gold))
     return _from_counts(lcs_length(pred, gold), len(pred), len(gold))
+
+
+def words(text: str) -> list[str]:
+    """The ``\\w+`` tokens of the lower-cased ``text`` (WCXB's tokenization).
+
+    >>> words("Hello, World! it's 2024")
+    ['hello', 'world', 'it', 's', '2024']
+    """
+    return _WORD_RE.findall(text.lower())
+
+
+def word_f1(prediction: str, truth: str) -> PRF:
+    """WCXB's per-page metric: word overlap of the lower-cased texts, as multisets.
+
+    precision = shared words / predicted words, recall = shared / truth words; an empty
+    prediction has F1 0 (see the module docstring for the other edge cases).
+    """
+    pred = Counter(words(prediction))
+    gold = Counter(words(truth))
+    matched = sum((pred & gold).values())
+    return _from_counts(matched, sum(pred.values()), sum(gold.values()))
+
+
+def mean_f1(scores: Iterable[PRF]) -> float:
+    """The mean of per-page F1s (WCXB's average); 0.0 for no pages."""
+    values = [s.f1 for s in scores]
+    return sum(values) / len(values) if values else 0.0
 
 
 def average(scores: Iterable[PRF]) -> PRF:
