@@ -8,12 +8,11 @@ units and tracking pixels, and ad-serving hosts. Nothing here is about one site.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from scrapy_webclean.ads.links import ImageLink
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+")
-_DIGITS_RE = re.compile(r"\d{8,}")
 
 #: Tokens that say nothing about an image (file extensions, URL furniture).
 _NEUTRAL_TOKENS = frozenset(
@@ -170,32 +169,6 @@ AD_SIZES: frozenset[tuple[int, int]] = frozenset(
     }
 )
 
-#: Query keys whose values only defeat caches (a new number on every page view).
-_CACHE_BUSTER_KEYS = frozenset(
-    [
-        "ord",
-        "rnd",
-        "rand",
-        "random",
-        "cb",
-        "cachebuster",
-        "cache_buster",
-        "bust",
-        "ts",
-        "t",
-        "timestamp",
-        "time",
-        "_",
-        "nocache",
-        "v",
-        "ver",
-        "version",
-        "r",
-        "z",
-        "correlator",
-    ]
-)
-
 
 def tokens(text: str) -> list[str]:
     """Lower-case word tokens (ASCII alphanumeric runs, Chinese runs) of ``text``."""
@@ -222,60 +195,6 @@ def file_name_tokens(url: str) -> list[str]:
     return [t for t in tokens(name) if not t.isdigit() and t not in _NEUTRAL_TOKENS]
 
 
-def normalize_image_url(url: str) -> str:
-    """The key under which an image URL is counted across pages (NRelm2).
-
-    Scheme and fragment dropped, host lower-cased; cache-busting parts removed so that a
-    rotating ad creative keeps one key: query (and ``;key=value`` path) parameters named
-    like cache busters or holding a long number, and runs of 8 or more digits in the path.
-    Other parameters stay (``?id=12`` names a different image).
-    """
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    path = parts.path
-    if ";" in path:
-        head, *params = path.split(";")
-        kept = [p for p in params if not _is_cache_buster(*_split_param(p))]
-        path = ";".join([head, *kept])
-    path = _DIGITS_RE.sub("#", path)
-    query = ""
-    if parts.query:
-        pairs = [
-            (k, v)
-            for k, v in parse_qsl(parts.query, keep_blank_values=True)
-            if not _is_cache_buster(k, v)
-        ]
-        query = urlencode(sorted(pairs))
-    return urlunsplit(("", (parts.hostname or "").lower(), path, query, ""))[2:]
-
-
-def _split_param(param: str) -> tuple[str, str]:
-    key, _, value = param.partition("=")
-    return key, value
-
-
-def _is_cache_buster(key: str, value: str) -> bool:
-    return key.lower() in _CACHE_BUSTER_KEYS or (len(value) >= 6 and value.isdigit())
-
-
-def site_key(url: str | None) -> str:
-    """The site an image link's statistics are kept under: the registered domain of the
-    page's host (a site's subdomains share one template and one set of ads)."""
-    return registered_domain(host_of(url))
-
-
-def host_of(url: str | None) -> str:
-    """Lower-case host name of a URL ('' when none)."""
-    if not url:
-        return ""
-    try:
-        return (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
-
-
 def is_ad_host(host: str) -> bool:
     """True when ``host`` is, or is under, a known ad-serving or tracking host."""
     while host:
@@ -285,34 +204,6 @@ def is_ad_host(host: str) -> bool:
         if not dot:
             return False
     return False
-
-
-def same_site(host: str, site: str) -> bool:
-    """True when ``host`` belongs to ``site`` (a host name without ``www.``), counting
-    sibling subdomains of the same registered name (``graphics8.nytimes.com`` on
-    ``nytimes.com``, ``img.example.co.uk`` on ``news.example.co.uk``)."""
-    if not host or not site:
-        return False
-    return (
-        host == site
-        or host.endswith("." + site)
-        or registered_domain(host) == registered_domain(site)
-    )
-
-
-def registered_domain(host: str) -> str:
-    """The registered name of a host (``uk.reuters.com`` -> ``reuters.com``,
-    ``news.bbc.co.uk`` -> ``bbc.co.uk``); IP addresses are returned whole."""
-    if not host or host.replace(".", "").isdigit() or ":" in host:
-        return host
-    labels = host.split(".")
-    # Two-level public suffixes (co.uk, com.cn, com.au ...): keep three labels.
-    if len(labels) >= 3 and len(labels[-1]) == 2 and labels[-2] in _SECOND_LEVEL:
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
-
-
-_SECOND_LEVEL = frozenset(["co", "com", "net", "org", "gov", "edu", "ac", "ne", "or", "go"])
 
 
 def geometry(link: ImageLink) -> str | None:

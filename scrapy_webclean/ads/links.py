@@ -12,12 +12,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapy_webclean.segmentation.blockmodel import (
-    UrlResolver,
-    collapse_ws,
-    dimension,
-    image_src,
-)
+from scrapy_webclean.segmentation.blockmodel import collapse_ws, dimension, image_src
+from scrapy_webclean.urls import UrlResolver, resolve_base
 
 #: How many containers above an image lend their class/id words to its context.
 CONTEXT_DEPTH = 4
@@ -104,10 +100,3 @@ def image_links(
                 )
             )
     return found
-
-
-def resolve_base(page_url: str, base_href: str | None) -> str:
-    """The URL relative links of a page resolve against (its ``<base href>`` if any)."""
-    if not base_href:
-        return page_url
-    return UrlResolver(page_url)(base_href)

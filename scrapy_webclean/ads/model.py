@@ -32,11 +32,7 @@ from scrapy_webclean.ads.features import (
     DEFAULT_AD_WORDS,
     file_name_tokens,
     geometry,
-    host_of,
     is_ad_host,
-    normalize_image_url,
-    same_site,
-    site_key,
     tokens,
     url_tokens,
 )
@@ -46,6 +42,7 @@ from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
 from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.text.stopwords import all_stopwords
+from scrapy_webclean.urls import host_of, normalize_image_url, same_site, site_key
 
 Kind = Literal["ad", "template", "content"]
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from scrapy_webclean.extraction.hints import (
     POSITIVE,
@@ -48,6 +48,7 @@ from scrapy_webclean.segmentation.blockmodel import PageModel, UrlResolver
 from scrapy_webclean.segmentation.classify import NoiseWords, substring_pattern
 from scrapy_webclean.segmentation.linkdensity import link_density_blocks
 from scrapy_webclean.segmentation.tagclasses import TagClass
+from scrapy_webclean.urls import is_site_root as is_site_root  # (re-exported)
 
 
 @dataclass(frozen=True, slots=True)
@@ -837,27 +838,6 @@ def _widen_to_main(
     ):
         return [(main, end)]
     return ranges
-
-
-def is_site_root(url: str | None) -> bool:
-    """True for a site's front page: an http(s) URL with an empty path (or "/", or an
-    index file) and no query other than tracking parameters."""
-    if not url:
-        return False
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return False
-    path = parts.path.lower()
-    if path not in ("", "/") and not _INDEX_PATH_RE.fullmatch(path):
-        return False
-    return all(key.startswith(_TRACKING_PREFIXES) for key in parse_qs(parts.query))
-
-
-_INDEX_PATH_RE = re.compile(r"/(?:index|default|home)\.(?:html?|php|aspx?|jsp)")
-_TRACKING_PREFIXES = ("utm_", "srsltid", "gclid", "fbclid", "ref", "source")
 
 
 def _landing_range(model: PageModel, lines: list[Line], whole: int) -> tuple[int, int]:

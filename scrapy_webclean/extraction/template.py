@@ -27,10 +27,10 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
-from urllib.parse import urlsplit
 
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.urls import site_of as site_of  # (re-exported: the one meaning of site)
 
 #: How many container tag names go into a line's signature.
 PATH_DEPTH = 4
@@ -105,19 +105,6 @@ class MemoryTemplateStore:
         """Signatures stored for ``site`` (for tests and memory reports)."""
         entry = self._sites.get(site)
         return len(entry.counts) if entry else 0
-
-
-def site_of(url: str | None) -> str | None:
-    """The site a URL belongs to: its host name, lower-cased, without ``www.``."""
-    if not url:
-        return None
-    try:
-        host = urlsplit(url).hostname
-    except ValueError:
-        return None
-    if not host:
-        return None
-    return host[4:] if host.startswith("www.") else host
 
 
 def line_signatures(model: PageModel, lines: Sequence[Line]) -> list[int]:

@@ -26,11 +26,12 @@ from scrapy.http import Request, Response, TextResponse
 from scrapy.http.request import NO_CALLBACK
 
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
-from scrapy_webclean.ads.features import DEFAULT_AD_WORDS, site_key
+from scrapy_webclean.ads.features import DEFAULT_AD_WORDS
 from scrapy_webclean.errors import NotHtml
 from scrapy_webclean.integration.page import decode_response, remember_decoding
 from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
+from scrapy_webclean.urls import site_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

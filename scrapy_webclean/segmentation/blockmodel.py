@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
 from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS, TAG_CLASSES, TagClass, tag_class
+from scrapy_webclean.urls import UrlResolver as UrlResolver  # (re-exported)
+from scrapy_webclean.urls import absolute_url
 
 _WS_RE = re.compile(r"\s+")
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -259,57 +260,6 @@ def image_src(el: etree._Element) -> str | None:
     return None
 
 
-def _absolute(base: str | None, href: str) -> str:
-    href = href.strip()
-    if base is None or href.startswith(("http://", "https://")):
-        return href
-    try:
-        return urljoin(base, href)
-    except ValueError:
-        return href
-
-
-_URL_WHITESPACE = str.maketrans("", "", "\t\n\r")
-
-
-class UrlResolver:
-    """``urljoin`` against one base URL, with fast paths for the common hrefs of a page
-    (absolute, scheme-relative, root-relative and plain relative paths without dot
-    segments); anything else goes to ``urljoin``."""
-
-    __slots__ = ("base", "directory", "origin", "scheme")
-
-    def __init__(self, base: str | None) -> None:
-        self.base = base
-        self.scheme = self.origin = self.directory = ""
-        if base:
-            try:
-                parts = urlsplit(base)
-            except ValueError:
-                return
-            if parts.scheme in ("http", "https") and parts.netloc:
-                self.scheme = parts.scheme
-                self.origin = f"{parts.scheme}://{parts.netloc}"
-                path = parts.path or "/"
-                self.directory = self.origin + path[: path.rfind("/") + 1]
-
-    def __call__(self, href: str) -> str:
-        href = href.strip()
-        if "\n" in href or "\t" in href or "\r" in href:
-            # Browsers drop tabs and newlines inside a URL (WHATWG URL parsing).
-            href = href.translate(_URL_WHITESPACE)
-        if self.base is None or href.startswith(("http://", "https://")):
-            return href
-        if self.origin and "/." not in href and "#" not in href and not href.endswith("?"):
-            if href.startswith("//"):
-                return f"{self.scheme}:{href}"
-            if href.startswith("/"):
-                return self.origin + href
-            if href and href[0] not in "?#." and ":" not in href.split("/", 1)[0]:
-                return self.directory + href
-        return _absolute(self.base, href)
-
-
 def _read_head(root: etree._Element, model: PageModel, url: str | None) -> None:
     # Searched in <head> first (a whole-tree search costs as much as a tenth of the walk).
     head = root.find("head")
@@ -320,7 +270,7 @@ def _read_head(root: etree._Element, model: PageModel, url: str | None) -> None:
     if title is not None:
         model.title = collapse_ws(title.xpath("string()")).strip()
     base = scope.find("base[@href]")
-    model.base_url = _absolute(url, base.get("href", "")) if base is not None else url
+    model.base_url = absolute_url(url, base.get("href", "")) if base is not None else url
     for meta in scope.iterfind("meta[@property='og:title']"):
         model.meta_title = collapse_ws(meta.get("content", "")).strip()
         break

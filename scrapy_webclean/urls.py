@@ -1,0 +1,254 @@
+"""URLs: which site a page belongs to, links made absolute, image URLs as counting keys, and
+the front-page test.
+
+*Site* has one meaning in the project: the registrable domain of the URL's host by the Public
+Suffix List, its private section included (``alice.github.io`` and ``bob.github.io`` are
+two sites, as are two blogs on blogspot.com or two buckets of an S3 host), plus the blog
+platforms of :data:`SHARED_PLATFORM_SUFFIXES` that the list does not name. Templates
+(``extraction/template.py``), image statistics and anchor-text entropy (``ads/``) and the
+worker a page goes to are all kept per site. The list is ``tldextract``'s bundled snapshot,
+read from the package: never fetched from the network, nothing cached on disk.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from ipaddress import ip_address
+from urllib.parse import parse_qs, parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+import tldextract
+
+#: Platforms that give each author a subdomain but are not in the Public Suffix List (so
+#: that ``alice.wordpress.com`` and ``bob.wordpress.com`` are two sites, not one).
+SHARED_PLATFORM_SUFFIXES: tuple[str, ...] = (
+    "wordpress.com",
+    "substack.com",
+    "tumblr.com",
+    "livejournal.com",
+    "typepad.com",
+    "ghost.io",
+    "weebly.com",
+    "neocities.org",
+    "lofter.com",
+)
+
+# The bundled snapshot only: no suffix-list URL to fetch, no cache directory to write.
+_EXTRACT = tldextract.TLDExtract(
+    suffix_list_urls=(),
+    cache_dir=None,
+    include_psl_private_domains=True,
+    extra_suffixes=SHARED_PLATFORM_SUFFIXES,
+)
+
+
+def host_of(url: str | None) -> str:
+    """The lower-case host name of a URL, without a trailing dot ('' when none)."""
+    if not url:
+        return ""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return ""
+    return host.lower().rstrip(".")
+
+
+@lru_cache(maxsize=8192)
+def registrable_domain(host: str) -> str:
+    """A host's site: its registrable domain by the Public Suffix List with the private
+    section (``news.bbc.co.uk`` -> ``bbc.co.uk``, ``alice.github.io`` stays whole).
+
+    An IP address, a single-label host (``localhost``) and a host that is itself a public
+    suffix (``github.io``) are their own site, returned whole (lower case, without
+    ``www.``); '' stays ''."""
+    host = host.lower().rstrip(".")
+    if not host or _is_ip(host):
+        return host
+    parts = _EXTRACT(host)
+    if parts.domain and parts.suffix:
+        return f"{parts.domain}.{parts.suffix}"
+    return host[4:] if host.startswith("www.") else host
+
+
+def site_of(url: str | None) -> str | None:
+    """The site of a URL (:func:`registrable_domain` of its host), or None when it has no
+    host."""
+    return registrable_domain(host_of(url)) or None
+
+
+def site_key(url: str | None) -> str:
+    """:func:`site_of` as a key of per-site statistics: '' for a URL without a host."""
+    return registrable_domain(host_of(url))
+
+
+def same_site(host: str, site: str) -> bool:
+    """True when ``host`` belongs to ``site`` (a site or a host of it): a sibling
+    subdomain counts (``graphics8.nytimes.com`` on ``nytimes.com``); a neighbour on a
+    shared platform does not (``bob.github.io`` on ``alice.github.io``)."""
+    if not host or not site:
+        return False
+    return host == site or registrable_domain(host) == registrable_domain(site)
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+# --- links ---
+
+
+def absolute_url(base: str | None, href: str) -> str:
+    """``href`` made absolute against ``base`` (``urljoin``); ``href`` as it is when there
+    is no base or it does not resolve."""
+    href = href.strip()
+    if base is None or href.startswith(("http://", "https://")):
+        return href
+    try:
+        return urljoin(base, href)
+    except ValueError:
+        return href
+
+
+_URL_WHITESPACE = str.maketrans("", "", "\t\n\r")
+
+
+class UrlResolver:
+    """``urljoin`` against one base URL, with fast paths for the common hrefs of a page
+    (absolute, scheme-relative, root-relative and plain relative paths without dot
+    segments); anything else goes to ``urljoin``."""
+
+    __slots__ = ("base", "directory", "origin", "scheme")
+
+    def __init__(self, base: str | None) -> None:
+        self.base = base
+        self.scheme = self.origin = self.directory = ""
+        if base:
+            try:
+                parts = urlsplit(base)
+            except ValueError:
+                return
+            if parts.scheme in ("http", "https") and parts.netloc:
+                self.scheme = parts.scheme
+                self.origin = f"{parts.scheme}://{parts.netloc}"
+                path = parts.path or "/"
+                self.directory = self.origin + path[: path.rfind("/") + 1]
+
+    def __call__(self, href: str) -> str:
+        href = href.strip()
+        if "\n" in href or "\t" in href or "\r" in href:
+            # Browsers drop tabs and newlines inside a URL (WHATWG URL parsing).
+            href = href.translate(_URL_WHITESPACE)
+        if self.base is None or href.startswith(("http://", "https://")):
+            return href
+        if self.origin and "/." not in href and "#" not in href and not href.endswith("?"):
+            if href.startswith("//"):
+                return f"{self.scheme}:{href}"
+            if href.startswith("/"):
+                return self.origin + href
+            if href and href[0] not in "?#." and ":" not in href.split("/", 1)[0]:
+                return self.directory + href
+        return absolute_url(self.base, href)
+
+
+def resolve_base(page_url: str, base_href: str | None) -> str:
+    """The URL relative links of a page resolve against (its ``<base href>`` if any)."""
+    if not base_href:
+        return page_url
+    return UrlResolver(page_url)(base_href)
+
+
+# --- image URLs ---
+
+_DIGITS_RE = re.compile(r"\d{8,}")
+#: Query keys whose values only defeat caches (a new number on every page view).
+_CACHE_BUSTER_KEYS = frozenset(
+    [
+        "ord",
+        "rnd",
+        "rand",
+        "random",
+        "cb",
+        "cachebuster",
+        "cache_buster",
+        "bust",
+        "ts",
+        "t",
+        "timestamp",
+        "time",
+        "_",
+        "nocache",
+        "v",
+        "ver",
+        "version",
+        "r",
+        "z",
+        "correlator",
+    ]
+)
+
+
+def normalize_image_url(url: str) -> str:
+    """The key under which an image URL is counted across pages (NRelm2, ALGORITHMS.md
+    section 2).
+
+    Scheme and fragment dropped, host lower-cased; cache-busting parts removed so that a
+    rotating ad creative keeps one key: query (and ``;key=value`` path) parameters named
+    like cache busters or holding a long number, and runs of 8 or more digits in the path.
+    Other parameters stay (``?id=12`` names a different image).
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    path = parts.path
+    if ";" in path:
+        head, *params = path.split(";")
+        kept = [p for p in params if not _is_cache_buster(*_split_param(p))]
+        path = ";".join([head, *kept])
+    path = _DIGITS_RE.sub("#", path)
+    query = ""
+    if parts.query:
+        pairs = [
+            (k, v)
+            for k, v in parse_qsl(parts.query, keep_blank_values=True)
+            if not _is_cache_buster(k, v)
+        ]
+        query = urlencode(sorted(pairs))
+    return urlunsplit(("", (parts.hostname or "").lower(), path, query, ""))[2:]
+
+
+def _split_param(param: str) -> tuple[str, str]:
+    key, _, value = param.partition("=")
+    return key, value
+
+
+def _is_cache_buster(key: str, value: str) -> bool:
+    return key.lower() in _CACHE_BUSTER_KEYS or (len(value) >= 6 and value.isdigit())
+
+
+# --- front pages ---
+
+
+def is_site_root(url: str | None) -> bool:
+    """True for a site's front page: an http(s) URL with an empty path (or "/", or an
+    index file) and no query other than tracking parameters."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    path = parts.path.lower()
+    if path not in ("", "/") and not _INDEX_PATH_RE.fullmatch(path):
+        return False
+    return all(key.startswith(_TRACKING_PREFIXES) for key in parse_qs(parts.query))
+
+
+_INDEX_PATH_RE = re.compile(r"/(?:index|default|home)\.(?:html?|php|aspx?|jsp)")
+_TRACKING_PREFIXES = ("utm_", "srsltid", "gclid", "fbclid", "ref", "source")
