@@ -17,7 +17,7 @@ from scrapy_webclean.ads import (
     MemoryAdStatsStore,
     UrlRedundancyModel,
 )
-from scrapy_webclean.ads.features import is_ad_host
+from scrapy_webclean.ads.features import is_ad_host, keyword_tokens, tokens
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.page import decode_response, page_item
 from tests.crawlers import crawler_with_engine
@@ -234,3 +234,45 @@ def test_an_image_in_the_main_content_is_never_template() -> None:
     model.note_main_content(url(5), [f"{SITE}/static/logo.png"])
     verdict = model.judge(f"{SITE}/static/logo.png", url(5))
     assert not verdict.drop and "in_main_content" in verdict.reasons
+
+
+def test_chinese_noise_words_are_found_in_chinese_text() -> None:
+    # jieba cuts the text into words: the ad word 广告 is found in 点击查看广告 and in the
+    # compound 广告位, never across two words (宽广告别, "a broad farewell", is 宽广 告别).
+    assert tokens("点击查看广告") == ["点击", "查看", "广告"]
+    assert "广告" in keyword_tokens("广告位招租") and "赞助" in keyword_tokens("赞助商")
+    assert "广告" not in keyword_tokens("宽广告别")
+    assert tokens("hero-banner_2x.png") == ["hero", "banner", "2x", "png"]
+
+
+def test_a_chinese_ad_is_told_by_its_alt_text() -> None:
+    def zh_page(number: int, alt: str) -> str:
+        return (
+            "<html><body><div class='article'><h1>新闻</h1><p>正文内容。</p>"
+            f"<img src='/photos/{number}.jpg' alt='{alt}'></div></body></html>"
+        )
+
+    model = AdImageModel()
+    model.observe_page("https://news.example.cn/1.html", zh_page(1, "点击查看广告"))
+    model.observe_page("https://news.example.cn/2.html", zh_page(2, "在宽广告别的广场上"))
+    ad = model.judge("https://news.example.cn/photos/1.jpg", "https://news.example.cn/1.html")
+    assert "noise_words" in ad.reasons
+    notice = model.judge("https://news.example.cn/photos/2.jpg", "https://news.example.cn/2.html")
+    assert "noise_words" not in notice.reasons
+
+
+def test_anchor_entropy_counts_chinese_words_over_links() -> None:
+    # Two ad links share the word 广告 in different anchors: it is spread over links
+    # (entropy above 0), while a whole anchor as one token would have been seen once.
+    html = (
+        "<html><body>"
+        "<a href='/a'><img src='/i/1.png' alt='精彩广告'></a>"
+        "<a href='/b'><img src='/i/2.png' alt='汽车广告'></a>"
+        "<a href='/c'><img src='/i/3.png' alt='港口日出'></a>"
+        "</body></html>"
+    )
+    model = AdImageModel()
+    model.observe_page("https://example.cn/p.html", html)
+    site = "example.cn"
+    assert model.entropy.entropy(site, ["广告"], 3) > 0.0
+    assert model.entropy.entropy(site, ["港口"], 3) == 0.0

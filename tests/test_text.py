@@ -1,7 +1,14 @@
-"""Text utilities: language guess, tokenizer, sentence split, stop words."""
+"""Text utilities: language guess, tokenizer (jieba where words matter), sentence split, stop
+words."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
+from scrapy_webclean.dedup.fingerprint import logical_paragraphs
+from scrapy_webclean.extraction.tfidf import cosine, prune_scores, tfidf_vectors
 from scrapy_webclean.text import (
     content_tokens,
     guess_language,
@@ -9,6 +16,9 @@ from scrapy_webclean.text import (
     stopwords,
     tokenize,
 )
+from scrapy_webclean.text.tokenize import search_tokens
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_guess_language() -> None:
@@ -51,3 +61,52 @@ def test_stop_word_lists() -> None:
     assert {"the", "and", "of"} <= stopwords("en")
     assert {"的", "了", "我们"} <= stopwords("zh")
     assert stopwords("xx") == frozenset()
+
+
+def test_search_tokens_find_words_inside_compounds_never_across_words() -> None:
+    assert search_tokens("赞助商广告") == ["赞助", "赞助商", "广告"]
+    assert "北京" in search_tokens("北京市政府") and "北京" not in tokenize("北京市政府")
+    assert "广告" not in search_tokens("宽广告别")
+    assert search_tokens("Sponsored 广告") == ["sponsored", "广告"]
+
+
+def test_jieba_is_loaded_only_for_chinese_text() -> None:
+    # A fresh interpreter: English text does not load jieba's dictionary; Chinese does.
+    script = (
+        "import sys\n"
+        "from scrapy_webclean.text.tokenize import tokenize\n"
+        "tokenize('The council approved the plan.')\n"
+        "print('jieba' in sys.modules)\n"
+        "print(tokenize('点击查看广告'))\n"
+        "print('jieba' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["False", "['点击', '查看', '广告']", "True"]
+
+
+def test_in_page_tfidf_weighs_chinese_words() -> None:
+    # 发展中国家 is one word: the block about developing countries shares no word with the
+    # block about China (中国), though it holds the characters 中国.
+    blocks = ["中国经济增长很快，中国出口增加。", "发展中国家的经济政策。", "中国出口增加。"]
+    vectors = tfidf_vectors(blocks)
+    assert "发展中国家" in vectors[1] and "中国" not in vectors[1]
+    assert cosine(vectors[0], vectors[1]) < cosine(vectors[0], vectors[2])
+    main, cosines = prune_scores(blocks)
+    assert main == 0 and cosines[1] < cosines[2]
+
+
+def test_logical_paragraphs_match_keyword_words() -> None:
+    text = "第一段。\n北京市政府发布新规。\n第三段。\n第四段。\n宽广告别仪式。\n第六段。"
+    # 北京 names the paragraph about 北京市 (a compound built on it) ...
+    assert logical_paragraphs(text, ("北京",)) == "第一段。\n北京市政府发布新规。\n第三段。"
+    # ... but 广告 does not name 宽广告别 (宽广 告别), which holds its characters.
+    assert logical_paragraphs(text, ("广告",)) == ""
+    # A Latin keyword is a word, or the start of one: harbour names harbours, not chart.
+    assert logical_paragraphs("Harbours.\nA chart.", ("harbour",)) == "Harbours.\nA chart."
+    assert logical_paragraphs("A.\nThe art of charts.\nC.\nD.", ("art",)) == (
+        "A.\nThe art of charts.\nC."
+    )
+    assert logical_paragraphs("A.\nA chart.\nC.", ("art",)) == ""

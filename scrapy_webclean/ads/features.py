@@ -11,6 +11,7 @@ import re
 from urllib.parse import urlsplit
 
 from scrapy_webclean.ads.links import ImageLink
+from scrapy_webclean.text.tokenize import chinese_words
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+")
 
@@ -171,8 +172,31 @@ AD_SIZES: frozenset[tuple[int, int]] = frozenset(
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-case word tokens (ASCII alphanumeric runs, Chinese runs) of ``text``."""
-    return _TOKEN_RE.findall(text.lower())
+    """Lower-case word tokens of ``text``: ASCII alphanumeric runs, and jieba's words of
+    Chinese runs (words matter here: the anchor-text entropy model NRelm3 counts each word
+    over the links, and a whole Chinese anchor as one token would be seen once).
+    Non-ASCII letters of other scripts are left out."""
+    return _tokens(text, search=False)
+
+
+def keyword_tokens(text: str) -> list[str]:
+    """:func:`tokens` for matching the noise words of NRelm1: Chinese runs in jieba's
+    search mode, so that 广告 matches 点击查看广告 (点击 查看 广告) and 广告位, never
+    宽广告别 (宽广 告别)."""
+    return _tokens(text, search=True)
+
+
+def _tokens(text: str, search: bool) -> list[str]:
+    found: list[str] = _TOKEN_RE.findall(text.lower())
+    if text.isascii():
+        return found
+    words: list[str] = []
+    for token in found:
+        if token[0] >= "\u4e00":
+            words.extend(chinese_words(token, search))
+        else:
+            words.append(token)
+    return words
 
 
 def url_tokens(url: str | None) -> list[str]:

@@ -33,6 +33,7 @@ from scrapy_webclean.ads.features import (
     file_name_tokens,
     geometry,
     is_ad_host,
+    keyword_tokens,
     tokens,
     url_tokens,
 )
@@ -192,6 +193,8 @@ class AdImageModel:
         return known
 
     def _words(self, link: ImageLink) -> list[str]:
+        # NRelm3's words: jieba's words of Chinese text (a whole Chinese anchor as one token
+        # would occur once and carry no entropy), then the image file name's words.
         text = " ".join((link.anchor, link.alt, link.title))
         words = [w for w in tokens(text) if w not in self._stop and not w.isdigit()]
         words.extend(file_name_tokens(link.src))
@@ -300,11 +303,13 @@ class AdImageModel:
         # NRelm1 over the link's description, field by field (image URL, link target,
         # containers, alt/title/anchor): a noise word counts once per field it occurs in,
         # so "Sponsor" in a class name and in the alt text is stronger evidence than either.
+        # Chinese alt/title/anchor text is cut into words (jieba, search mode), so that
+        # 广告 is found in 点击查看广告 and 广告位 but not across two words.
         fields = (
             set(url_tokens(link.src)),
             set(url_tokens(link.link)),
             context,
-            set(tokens(" ".join((link.alt, link.title, link.anchor)))),
+            set(keyword_tokens(" ".join((link.alt, link.title, link.anchor)))),
         )
         keyword = sum(
             sum(weights[word] for word in field.intersection(weights)) for field in fields

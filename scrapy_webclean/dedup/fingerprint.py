@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scrapy_webclean.dedup.furniture import strip_furniture
+from scrapy_webclean.text.tokenize import is_chinese, search_tokens, tokenize
 
 #: Minimum length of a long sentence: CJK characters (the paper's k) / words elsewhere.
 MIN_CJK_CHARS = 9
@@ -268,12 +269,26 @@ def _owns(own: set[int], other: set[int], limit: int) -> bool:
 
 def logical_paragraphs(text: str, keywords: tuple[str, ...]) -> str:
     """The paragraphs that name a keyword, each with its neighbours (one before, one
-    after), in order; '' when no paragraph names one."""
+    after), in order; '' when no paragraph names one.
+
+    Words matter: keywords and paragraphs are cut into words (jieba for Chinese, the
+    paragraphs in its search mode, so that 北京 names a paragraph about 北京市 but 广告
+    does not name one about 宽广告别), and a paragraph names a keyword when it holds each
+    of the keyword's words; a word in another script may also begin a longer one (harbour
+    names harbours)."""
     paragraphs = [p for p in text.split("\n") if p.strip()]
-    lowered = [p.lower() for p in paragraphs]
-    wanted = [k.lower() for k in keywords if k.strip()]
+    wanted = [words for words in (tokenize(k) for k in keywords) if words]
+    if not wanted:
+        return ""
     chosen: set[int] = set()
-    for index, paragraph in enumerate(lowered):
-        if any(word in paragraph for word in wanted):
+    for index, paragraph in enumerate(paragraphs):
+        held = set(search_tokens(paragraph))
+        if any(all(_holds(held, word) for word in words) for words in wanted):
             chosen.update((index - 1, index, index + 1))
     return "\n".join(paragraphs[i] for i in sorted(chosen) if 0 <= i < len(paragraphs))
+
+
+def _holds(words: set[str], word: str) -> bool:
+    if word in words:
+        return True
+    return not is_chinese(word) and any(held.startswith(word) for held in words)

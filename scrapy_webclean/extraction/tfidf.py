@@ -6,8 +6,12 @@ No corpus statistics are needed. The block with the most feature words is the ma
 a block whose cosine to it is *below* ``lambda`` is unrelated to the main text (the paper's
 pseudo-code says "above"; its own text says unrelated blocks are the noise).
 
-Feature words are :func:`scrapy_webclean.text.tokenize.overlap_tokens` (CJK bigrams, Latin
-words, stop words out): only overlap matters here, so jieba's cost is not worth paying.
+Feature words are :func:`scrapy_webclean.text.tokenize.content_tokens`: jieba's words for
+Chinese text, as the paper segments it, and words elsewhere, stop words out. Words matter
+here: a word's weight is its share of the blocks, and a character bigram straddling two
+words (the 中国 of 发展中国家) counts in blocks that do not hold it. Its cost is paid
+rarely: the TF-IDF is computed only when a line outside the main region passes the cheap
+path-similarity judge first (``extraction/extract.py``).
 """
 
 from __future__ import annotations
@@ -16,12 +20,12 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from scrapy_webclean.text.tokenize import overlap_tokens
+from scrapy_webclean.text.tokenize import content_tokens
 
 
 def tfidf_vectors(texts: Sequence[str]) -> list[dict[str, float]]:
     """One L2-normalised TF-IDF vector per text, document frequencies from ``texts``."""
-    counts = [Counter(overlap_tokens(text)) for text in texts]
+    counts = [Counter(content_tokens(text)) for text in texts]
     n = len(counts)
     df: Counter[str] = Counter()
     for c in counts:

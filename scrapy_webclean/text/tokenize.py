@@ -1,7 +1,17 @@
 """The one tokenizer: jieba words for Chinese runs, a regex word tokenizer for the rest.
 
-jieba is loaded lazily, once per process, and used with ``HMM=False``: feature tokens need
-to be stable and fast more than they need new-word discovery.
+Where words matter, Chinese text is cut into words by jieba: the noise words (NRelm1) and
+the word-by-link matrix (NRelm3) of image links' anchor, alt and title text
+(``ads/``), the in-page TF-IDF of the page's blocks (``extraction/tfidf.py``) and the
+query keywords of logical paragraphs (``dedup/fingerprint.py``): :func:`tokenize`,
+:func:`content_tokens` and, for matching a query or a word list, :func:`search_tokens`.
+Where only how much two texts share matters (block similarity), character bigrams do as
+well at a fraction of the cost: :func:`overlap_tokens`.
+
+jieba is loaded lazily, once per process, on the first Chinese text to cut (its dictionary
+load takes about 1 s), and used with ``HMM=False``: feature tokens need to be stable and
+fast more than they need new-word discovery. It cuts about 150-300k characters a second
+(``benchmarks/jieba_cost.py``).
 """
 
 from __future__ import annotations
@@ -36,10 +46,20 @@ def _get_jieba() -> Any:
     return _jieba
 
 
-def _split_cjk(run: str) -> list[str]:
+def chinese_words(run: str, search: bool = False) -> list[str]:
+    """jieba's words of a run of Chinese characters. With ``search`` (jieba's search mode),
+    a long word is followed by the dictionary words inside it (北京市 gives 北京, 北京市),
+    for matching a query or a word list against text."""
     if len(run) == 1:
         return [run]
-    return [w for w in _get_jieba().lcut(run, HMM=False) if w.strip()]
+    jieba = _get_jieba()
+    words = jieba.lcut_for_search(run, HMM=False) if search else jieba.lcut(run, HMM=False)
+    return [w for w in words if w.strip()]
+
+
+def is_chinese(text: str) -> bool:
+    """True when ``text`` holds a CJK ideograph (the runs :func:`tokenize` gives jieba)."""
+    return _CJK_RUN_RE.search(text) is not None
 
 
 def tokenize(text: str) -> list[str]:
@@ -48,12 +68,24 @@ def tokenize(text: str) -> list[str]:
     Chinese runs are segmented with jieba, other scripts with a ``\\w+`` regex, so mixed
     text ("Python 3.11 发布了") yields ``["python", "3", "11", "发布", "了"]``.
     """
+    return _tokens(text, search=False)
+
+
+def search_tokens(text: str) -> list[str]:
+    """:func:`tokenize` with jieba's search mode for Chinese runs: each word, and the
+    dictionary words inside a long one (赞助商 gives 赞助, 赞助商), so that a query word or
+    a listed word matches the compounds built on it, never across two words (宽广告别 is
+    宽广 告别: no 广告)."""
+    return _tokens(text, search=True)
+
+
+def _tokens(text: str, search: bool) -> list[str]:
     tokens: list[str] = []
     position = 0
     for match in _CJK_RUN_RE.finditer(text):
         if match.start() > position:
             tokens.extend(w.lower() for w in _WORD_RE.findall(text, position, match.start()))
-        tokens.extend(_split_cjk(match.group()))
+        tokens.extend(chinese_words(match.group(), search))
         position = match.end()
     if position < len(text):
         tokens.extend(w.lower() for w in _WORD_RE.findall(text, position))
@@ -77,9 +109,9 @@ def content_tokens(text: str, stop: Iterable[str] | None = None) -> list[str]:
 def overlap_tokens(text: str, stop: Iterable[str] | None = None) -> list[str]:
     """Cheap tokens for overlap measures: character bigrams of CJK runs, words elsewhere.
 
-    Used where only "how much do two texts share" matters (block similarity): bigrams of
-    Chinese text overlap about as words do, at a fraction of jieba's cost (jieba runs at
-    ~150k characters/s here). Stop words and single Latin letters or digits are dropped.
+    Used where only "how much do two texts share" matters (block similarity,
+    ``segmentation/classify.py``): bigrams of Chinese text overlap about as words do, at a
+    fraction of jieba's cost. Stop words and single Latin letters or digits are dropped.
     """
     stopset = all_stopwords() if stop is None else frozenset(stop)
     tokens: list[str] = []
