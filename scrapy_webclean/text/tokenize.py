@@ -20,6 +20,7 @@ import logging
 import re
 import threading
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from scrapy_webclean.text.stopwords import all_stopwords
@@ -27,6 +28,10 @@ from scrapy_webclean.text.stopwords import all_stopwords
 # Runs of CJK ideographs (with the CJK extension A block) versus everything else.
 _CJK_RUN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
+
+#: Chinese runs whose cut is remembered: the pages of a site repeat their menus, footers
+#: and image captions, and jieba's cut is the costly part of tokenizing Chinese text.
+CUT_CACHE_RUNS = 32_768
 
 _jieba_lock = threading.Lock()
 _jieba: Any = None
@@ -52,9 +57,14 @@ def chinese_words(run: str, search: bool = False) -> list[str]:
     for matching a query or a word list against text."""
     if len(run) == 1:
         return [run]
+    return list(_cut(run, search))
+
+
+@lru_cache(maxsize=CUT_CACHE_RUNS)
+def _cut(run: str, search: bool) -> tuple[str, ...]:
     jieba = _get_jieba()
     words = jieba.lcut_for_search(run, HMM=False) if search else jieba.lcut(run, HMM=False)
-    return [w for w in words if w.strip()]
+    return tuple(w for w in words if w.strip())
 
 
 def is_chinese(text: str) -> bool:
