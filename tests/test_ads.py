@@ -17,7 +17,7 @@ from scrapy_webclean.ads import (
     MemoryAdStatsStore,
     UrlRedundancyModel,
 )
-from scrapy_webclean.ads.features import is_ad_host, keyword_tokens, tokens
+from scrapy_webclean.ads.features import is_ad_host, noise_words, tokens
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.page import decode_response, page_item
 from tests.crawlers import crawler_with_engine
@@ -240,8 +240,12 @@ def test_chinese_noise_words_are_found_in_chinese_text() -> None:
     # jieba cuts the text into words: the ad word 广告 is found in 点击查看广告 and in the
     # compound 广告位, never across two words (宽广告别, "a broad farewell", is 宽广 告别).
     assert tokens("点击查看广告") == ["点击", "查看", "广告"]
-    assert "广告" in keyword_tokens("广告位招租") and "赞助" in keyword_tokens("赞助商")
-    assert "广告" not in keyword_tokens("宽广告别")
+    weights = {"广告": 1.0, "赞助": 1.0, "sponsor": 1.0}
+    assert noise_words(set(tokens("点击查看广告")), weights) == {"广告"}
+    assert noise_words(set(tokens("广告位招租 Sponsor")), weights) == {"广告", "sponsor"}
+    assert noise_words(set(tokens("赞助商")), weights) == {"赞助"}
+    assert tokens("宽广告别") == ["宽广", "告别"]
+    assert noise_words(set(tokens("宽广告别")), weights) == set()
     assert tokens("hero-banner_2x.png") == ["hero", "banner", "2x", "png"]
 
 

@@ -8,6 +8,7 @@ units and tracking pixels, and ad-serving hosts. Nothing here is about one site.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from scrapy_webclean.ads.links import ImageLink
@@ -175,25 +176,35 @@ def tokens(text: str) -> list[str]:
     """Lower-case word tokens of ``text``: ASCII alphanumeric runs, and jieba's words of
     Chinese runs (words matter here: the anchor-text entropy model NRelm3 counts each word
     over the links, and a whole Chinese anchor as one token would be seen once).
-    Non-ASCII letters of other scripts are left out."""
-    return _tokens(text, search=False)
+    Non-ASCII letters of other scripts are left out. The noise words of NRelm1 are matched
+    on the same words (:func:`noise_words`): one cut per text."""
+    return _tokens(text)
 
 
-def keyword_tokens(text: str) -> list[str]:
-    """:func:`tokens` for matching the noise words of NRelm1: Chinese runs in jieba's
-    search mode, so that 广告 matches 点击查看广告 (点击 查看 广告) and 广告位, never
-    宽广告别 (宽广 告别)."""
-    return _tokens(text, search=True)
+def noise_words(words: set[str], weights: Mapping[str, float]) -> set[str]:
+    """The noise words of NRelm1 (the keys of ``weights``) that a link's ``words`` hold: a
+    word itself, or a Chinese noise word inside a Chinese word (jieba keeps compounds
+    whole: 广告位 holds 广告, 赞助商 赞助; the cut keeps it from matching across two words,
+    as in 宽广告别, 宽广 告别)."""
+    found = words.intersection(weights)
+    chinese = [word for word in words if word[0] >= "\u4e00"]
+    if chinese:
+        found.update(
+            noise
+            for noise in weights
+            if noise[0] >= "\u4e00" and any(noise in word for word in chinese)
+        )
+    return found
 
 
-def _tokens(text: str, search: bool) -> list[str]:
+def _tokens(text: str) -> list[str]:
     found: list[str] = _TOKEN_RE.findall(text.lower())
     if text.isascii():
         return found
     words: list[str] = []
     for token in found:
         if token[0] >= "\u4e00":
-            words.extend(chinese_words(token, search))
+            words.extend(chinese_words(token))
         else:
             words.append(token)
     return words

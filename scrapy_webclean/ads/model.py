@@ -33,7 +33,7 @@ from scrapy_webclean.ads.features import (
     file_name_tokens,
     geometry,
     is_ad_host,
-    keyword_tokens,
+    noise_words,
     tokens,
     url_tokens,
 )
@@ -303,16 +303,16 @@ class AdImageModel:
         # NRelm1 over the link's description, field by field (image URL, link target,
         # containers, alt/title/anchor): a noise word counts once per field it occurs in,
         # so "Sponsor" in a class name and in the alt text is stronger evidence than either.
-        # Chinese alt/title/anchor text is cut into words (jieba, search mode), so that
-        # 广告 is found in 点击查看广告 and 广告位 but not across two words.
+        # Chinese alt/title/anchor text is cut into words (jieba), so that 广告 is found in
+        # 点击查看广告 and 广告位 but not across two words.
         fields = (
             set(url_tokens(link.src)),
             set(url_tokens(link.link)),
             context,
-            set(keyword_tokens(" ".join((link.alt, link.title, link.anchor)))),
+            set(tokens(" ".join((link.alt, link.title, link.anchor)))),
         )
         keyword = sum(
-            sum(weights[word] for word in field.intersection(weights)) for field in fields
+            sum(weights[word] for word in noise_words(field, weights)) for field in fields
         )
         if keyword:
             reasons.append("noise_words")

@@ -1,17 +1,18 @@
 """The one tokenizer: jieba words for Chinese runs, a regex word tokenizer for the rest.
 
 Where words matter, Chinese text is cut into words by jieba: the noise words (NRelm1) and
-the word-by-link matrix (NRelm3) of image links' anchor, alt and title text
-(``ads/``), the in-page TF-IDF of the page's blocks (``extraction/tfidf.py``) and the
-query keywords of logical paragraphs (``dedup/fingerprint.py``): :func:`tokenize`,
-:func:`content_tokens` and, for matching a query or a word list, :func:`search_tokens`.
-Where only how much two texts share matters (block similarity), character bigrams do as
-well at a fraction of the cost: :func:`overlap_tokens`.
+the word-by-link matrix (NRelm3) of image links' anchor, alt and title text (``ads/``,
+through :func:`chinese_words`), the in-page TF-IDF of the page's blocks
+(``extraction/tfidf.py``: :func:`content_tokens`) and the paragraphs that query keywords
+are looked for in (``dedup/fingerprint.py``: :func:`search_tokens`). Where only how much
+two texts share matters (block similarity), character bigrams do as well at a fraction of
+the cost: :func:`overlap_tokens`.
 
 jieba is loaded lazily, once per process, on the first Chinese text to cut (its dictionary
-load takes about 1 s), and used with ``HMM=False``: feature tokens need to be stable and
-fast more than they need new-word discovery. It cuts about 150-300k characters a second
-(``benchmarks/jieba_cost.py``).
+load takes 1-1.5 s), and used with ``HMM=False``: feature tokens need to be stable and
+fast more than they need new-word discovery. It cuts about 300k Chinese characters per CPU
+second here, character bigrams about 2 million (``benchmarks/jieba_cost.py``); the last
+cuts are remembered (:data:`CUT_CACHE_RUNS`).
 """
 
 from __future__ import annotations
