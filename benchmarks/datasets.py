@@ -13,8 +13,11 @@ Sets (the folder's ``README.md`` defines the formats; nothing is copied from the
 * ``scrapinghub`` -- 181 articles; ``ground-truth.json`` -> ``articleBody``;
 * ``wcxb-dev`` -- 1,358 pages, the whole WCXB dev split;
   ``ground-truth/<id>.json`` -> ``ground_truth.main_content``; ``metadata.json`` gives the page
-  type (one of :data:`WCXB_TYPES`) and the domain (the site, and the fold of the 3 pages
-  without a URL);
+  type (one of :data:`WCXB_TYPES`) and the domain (the site). Three pages have neither URL
+  nor domain: their site comes from the URL the page declares (``<link rel=canonical>``,
+  else ``og:url``; their ``url`` stays None), so that they fall into the fold of the other
+  pages of their site; a page that declares none is a site of its own
+  (``<id>.wcxb-dev.invalid``);
 * ``dragnet-gold`` -- 881 news pages; truth ``gold/<id>.txt.gz``, HTML
   ``../ads/pages/dragnet_data/input/<id>.html.gz``, URL = ``page_url`` of the records of
   ``../ads/image-links.jsonl`` whose ``file`` ends with ``/<id>.html.gz``;
@@ -23,7 +26,7 @@ Sets (the folder's ``README.md`` defines the formats; nothing is copied from the
 
 The Chinese sets have no real URL: a page's ``url`` is made up as
 ``http://<site>.<set>.invalid/<n>`` (so that a cleaner can still tell sites apart) and
-``url_is_real`` is False; their fold and registered domain come from the site name the set
+``url_is_real`` is False (as for a page without URL); their fold and registered domain come from the site name the set
 gives (``163``, ``sina`` ...; ``money.163.com`` for the template set).
 
 Standard library only, plus ``tldextract`` through ``folds.py``.
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -102,6 +106,37 @@ class Dataset:
         return [p for p in self.pages if p.fold == fold]
 
 
+_LINK_RE = re.compile(rb"<link\b[^>]*>", re.I)
+_META_RE = re.compile(rb"<meta\b[^>]*>", re.I)
+
+
+def _attribute(tag: bytes, name: bytes) -> bytes | None:
+    match = re.search(rb"\b" + name + rb"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", tag, re.I)
+    if match is None:
+        return None
+    return next(g for g in match.groups() if g is not None)
+
+
+def declared_url(html: bytes) -> str | None:
+    """The absolute URL a page declares for itself: ``<link rel=canonical href>``, else
+    ``<meta property=og:url content>``; None when it declares neither."""
+    candidates = [
+        _attribute(tag, b"href")
+        for tag in _LINK_RE.findall(html)
+        if (_attribute(tag, b"rel") or b"").lower() == b"canonical"
+    ]
+    candidates += [
+        _attribute(tag, b"content")
+        for tag in _META_RE.findall(html)
+        if (_attribute(tag, b"property") or b"").lower() == b"og:url"
+    ]
+    for raw in candidates:
+        url = (raw or b"").decode("utf-8", "replace").strip()
+        if url.startswith(("http://", "https://")):
+            return url
+    return None
+
+
 def read_gz(path: Path) -> bytes:
     """The bytes of a gzipped file."""
     with gzip.open(path, "rb") as fh:
@@ -149,7 +184,7 @@ def _page(
         fold=fold_of(key),
         page_type=page_type,
         language=language,
-        url_is_real=url_is_real,
+        url_is_real=url_is_real and url is not None,
     )
 
 
@@ -174,23 +209,33 @@ def load_wcxb(root: Path) -> Dataset:
     """``ground-truth/<id>.json`` -> ``ground_truth.main_content``; type and domain from metadata."""
     files = json.loads((root / "metadata.json").read_text(encoding="utf-8"))["files"]
     pages = []
+    declared = []
     for page_id, meta in files.items():
         record = json.loads((root / "ground-truth" / f"{page_id}.json").read_text(encoding="utf-8"))
+        html = read_gz(root / "html" / f"{page_id}.html.gz")
         url = record.get("url") or None
-        domain = meta.get("domain") or (host_of(url) if url else "")
+        site = meta.get("domain") or (host_of(url) if url else "")
+        if not site:
+            own = declared_url(html)
+            site = host_of(own) if own else f"{page_id}.wcxb-dev.invalid"
+            declared.append(f"{page_id} -> {site}")
         pages.append(
             _page(
                 "wcxb-dev",
                 page_id,
                 url,
-                read_gz(root / "html" / f"{page_id}.html.gz"),
+                html,
                 record["ground_truth"].get("main_content") or "",
-                domain,
+                site,
                 page_type=meta.get("page_type") or "",
             )
         )
-    missing = sum(1 for p in pages if not p.url)
-    notes = [f"{missing} pages without a URL: fold from metadata's domain"] if missing else []
+    notes = []
+    if declared:
+        notes.append(
+            "pages without URL or domain, site from the URL the page declares: "
+            + ", ".join(declared)
+        )
     return Dataset("wcxb-dev", "en", crawl_order(pages), notes)
 
 
