@@ -26,8 +26,9 @@ Sets (the folder's ``README.md`` defines the formats; nothing is copied from the
 
 The Chinese sets have no real URL: a page's ``url`` is made up as
 ``http://<site>.<set>.invalid/<n>`` (so that a cleaner can still tell sites apart) and
-``url_is_real`` is False (as for a page without URL); their fold and registered domain come from the site name the set
-gives (``163``, ``sina`` ...; ``money.163.com`` for the template set).
+``url_is_real`` is False (as for a page without URL); their fold and registered domain
+come from the site name the set gives (``163``, ``sina`` ...; ``money.163.com`` for the
+template set).
 
 Standard library only, plus ``tldextract`` through ``folds.py``.
 """
