@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 
 from scrapy_webclean.ads.stats import MemoryAdStatsStore
+from scrapy_webclean.cleaning import Cleaner, CleanOptions
 from scrapy_webclean.dedup import NearDuplicateIndex
 from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore
 from scrapy_webclean.extraction.template import MemoryTemplateStore
+from scrapy_webclean.integration.workers import clean_page
 from scrapy_webclean.state import (
     BackendAdStatsStore,
     BackendDedupStore,
@@ -34,6 +36,13 @@ from tests.conftest import RedisServer
 from tests.test_dedup import article, paragraphs
 
 ROOT = Path(__file__).resolve().parent.parent
+#: A page of a site with a navigation bar and a footer (``%`` a number, for its story).
+PAGE = (
+    "<html><head><title>Story %d</title></head><body><nav>Home News Sport</nav><article>"
+    "<h1>A story</h1><p>The council voted on Tuesday to turn the old harbour exchange into "
+    "an annex of the city library, after two years of consultation with residents.</p>"
+    "</article><footer>Copyright Site</footer></body></html>"
+)
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])
@@ -332,3 +341,163 @@ def test_dedup_waits_for_redis_to_come_back(tmp_path: Path) -> None:
 def test_memory_store_is_a_dedup_store() -> None:
     store: DedupStore = MemoryDedupStore()
     assert store.count() == 0
+
+
+# -- issue 18: nothing lost, nothing silent ------------------------------------------------
+
+
+def dead_redis(tmp_path: Path) -> str:
+    """The URL of a Redis that does not answer: nothing listens on its port."""
+    return RedisServer(tmp_path).url
+
+
+def test_lenient_writes_what_it_kept_on_reconnect_and_counts_the_rest_at_close(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    from scrapy_webclean.state.redis import RedisBackend
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (.ci/run installs it)")
+    server = RedisServer(tmp_path)
+    lost: list[int] = []
+    lenient = Lenient(RedisBackend(server.url, prefix="k:"), on_lost=lost.append)
+    assert lenient.get_counts("c", ["a"]) == [0.0] and lenient.empty_answers == 1
+    lenient.add_counts("c", [("a", 1.0)])
+    assert lenient.claim("v", "page", b"1") is None  # kept: the store decides later
+    lenient.keep_top("c", 10)  # not kept: lost, and said so at once
+    assert lenient.pending == 2 and lenient.lost_writes == 1 and lost == [1]
+    server.start()
+    try:
+        time.sleep(0.6)  # past the first back-off
+        lenient.flush()  # no other call needed: the crawl calls flush every second
+        assert lenient.pending == 0 and not lenient.down
+        direct = RedisBackend(server.url, prefix="k:")
+        assert direct.get_counts("c", ["a"]) == [1.0]
+        assert direct.get_values("v", ["page"]) == [b"1"]
+        direct.close()
+        server.stop()
+        lenient.add_counts("c", [("a", 1.0), ("b", 1.0)])  # kept again (the server is gone)
+        lenient.flush()  # within the back-off: not even tried
+        started = time.monotonic()
+        lenient.finish()  # at close: one last try, the rest lost and counted
+        assert time.monotonic() - started < 5.0  # (socket timeouts: a hang-guard)
+        assert lenient.pending == 0 and lenient.lost_writes == 3 and lost == [1, 2]
+    finally:
+        server.stop()
+
+
+def test_a_retrying_check_gives_up_soon_once_the_crawl_stops(tmp_path: Path) -> None:
+    import threading
+
+    from scrapy_webclean.state.redis import RedisBackend
+
+    url = dead_redis(tmp_path)
+    stopping = Retrying(RedisBackend(url), give_up_after=300, stopping=lambda: True,
+                        stopping_give_up_after=1.0)  # fmt: skip
+    started = time.monotonic()
+    with pytest.raises(StateUnavailable, match="gave up"):
+        stopping.count_records("dd:docs")
+    assert time.monotonic() - started < 30  # not 300 s (a hang-guard)
+    # stop() ends a back-off in progress at once (the crawl's close, from another thread).
+    waiting = Retrying(RedisBackend(url), give_up_after=300)
+    failed: list[BaseException] = []
+
+    def check() -> None:
+        try:
+            waiting.count_records("dd:docs")
+        except StateUnavailable as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=check)
+    thread.start()
+    time.sleep(1.0)
+    waiting.stop()
+    thread.join(30)
+    assert not thread.is_alive() and failed
+
+
+def test_a_page_is_learned_once_by_url_even_after_reopening(tmp_path: Path) -> None:
+    from scrapy_webclean.extraction.template import TemplateModel
+
+    path = tmp_path / "templates.sqlite3"
+    url = "http://site.example/a/1"
+    for _ in range(2):  # the crawl, then the same JOBDIR resumed: the page fetched again
+        backend = SqliteBackend(path, commit_seconds=0.0)
+        store = BackendTemplateStore(backend)
+        cleaner = Cleaner(CleanOptions(), template_model=TemplateModel(store=store))
+        for n, other in enumerate((url, url, "http://site.example/a/2")):
+            clean_page(cleaner, PAGE % n, other, None, False)
+        backend.close()
+    store = BackendTemplateStore(SqliteBackend(path))
+    assert store.pages("site.example") == 2
+    assert store.relearned == 0
+    # Without a URL (the core's own Cleaner outside a crawl) every clean is learned.
+    store.add_page("site.example", [1, 2])
+    assert store.pages("site.example") == 3
+
+
+def test_a_page_cleaned_while_redis_is_away_is_known_as_cleaned_blind(tmp_path: Path) -> None:
+    from scrapy_webclean.extraction.template import TemplateModel
+    from scrapy_webclean.state.redis import RedisBackend
+
+    blind: list[str] = []
+    lenient = Lenient(RedisBackend(dead_redis(tmp_path), socket_timeout=1.0))
+    store = BackendTemplateStore(lenient, on_blind=blind.append)
+    cleaned = clean_page(
+        Cleaner(CleanOptions(), template_model=TemplateModel(store=store)),
+        PAGE % 1,
+        "http://site.example/a/1",
+        None,
+        False,
+    )
+    assert cleaned.data is not None and cleaned.template_unavailable
+    assert blind == ["http://site.example/a/1"]
+    healthy = BackendTemplateStore(MemoryBackend())
+    cleaned = clean_page(
+        Cleaner(CleanOptions(), template_model=TemplateModel(store=healthy)),
+        PAGE % 1,
+        "http://site.example/a/1",
+        None,
+        False,
+    )
+    assert not cleaned.template_unavailable and not healthy.blind
+
+
+def test_an_unreachable_redis_stops_the_crawl_at_start_up(tmp_path: Path) -> None:
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_webclean.integration.state import CrawlState, RedisUnreachable
+
+    url = dead_redis(tmp_path)
+    settings = {"WEBCLEAN_STATE": "redis", "REDIS_URL": url}
+    started = time.monotonic()
+    with pytest.raises(RedisUnreachable, match=r"REDIS_URL = 'redis://127\.0\.0\.1:\d+/0'"):
+        CrawlState(get_crawler(settings_dict=settings))
+    assert time.monotonic() - started < 30  # one connect timeout (a hang-guard)
+    # Allowed to start without it: it starts, says so, and its counts do not wait.
+    state = CrawlState(get_crawler(settings_dict={**settings, "WEBCLEAN_REDIS_REQUIRED": False}))
+    started = time.monotonic()
+    assert state.count_documents() is None
+    assert time.monotonic() - started < 10
+    state.close()
+
+
+def test_jobdir_claims_are_committed_before_the_item_goes_on(tmp_path: Path) -> None:
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_webclean.integration.state import CrawlState
+
+    crawler = get_crawler(
+        settings_dict={"WEBCLEAN_STATE": "jobdir", "JOBDIR": str(tmp_path / "job")}
+    )
+    state = CrawlState(crawler)
+    assert state.durable and state.backend is not None
+    state.backend.claim("dd:pages", 1, b"1")
+    # Without a running reactor there is nothing to wait for: committed at once.
+    assert state.committed() is None
+    other = sqlite3.connect(str(tmp_path / "job" / "webclean-state.sqlite3"))
+    assert other.execute("SELECT COUNT(*) FROM kv WHERE tab = 'dd:pages'").fetchone() == (1,)
+    other.close()
+    state.close()

@@ -247,3 +247,35 @@ def test_a_worker_exits_when_its_parent_is_killed(spawner: str) -> None:
             identity = process_identity(worker)
             if identity is not None and "spawn_main" in identity[1]:
                 os.kill(worker, signal.SIGKILL)
+
+
+def test_a_worker_reports_pages_cleaned_blind_and_writes_lost_to_the_crawl(
+    tmp_path: Path,
+) -> None:
+    """A worker whose Redis template state does not answer cleans anyway (without the
+    template), and says so; the counter updates it kept are lost when it closes with the
+    server still away, and counted in the crawl's process, not only in the worker."""
+    pytest.importorskip("redis")
+    from tests.conftest import RedisServer
+
+    heard: list[tuple[str | None, bool, int]] = []
+
+    def reporter(url: str | None, cleaned: Any) -> None:
+        heard.append((url, cleaned.template_unavailable, cleaned.lost_writes))
+
+    dead = RedisServer(tmp_path).url  # nothing listens on its port
+    spec = StateSpec("redis", url=dead, prefix="w:", reporter=reporter)
+
+    async def run() -> list[Any]:
+        pool = WorkerPool(1, CleanOptions(), spec)
+        try:
+            return [await pool.clean(html, url, None, False) for url, html in PAGES[:2]]
+        finally:
+            pool.close()
+
+    cleaned = asyncio.run(run())
+    assert all(c.data is not None and c.template_unavailable for c in cleaned)
+    assert heard[:2] == [(PAGES[0][0], True, 0), (PAGES[1][0], True, 0)]
+    # At close: what the worker kept while the server was away (each page's URL claim, its
+    # page counter and its line counters) is lost, and reported once.
+    assert len(heard) == 3 and heard[2][:2] == (None, False) and heard[2][2] > 2

@@ -12,13 +12,31 @@ checks run in one worker thread, in batches of up to ``WEBCLEAN_DEDUP_BATCH`` it
 items that arrived while the previous batch was out), so the reactor never waits on Redis.
 If Redis stays away longer than ``WEBCLEAN_STATE_RETRY_SECONDS``, the waiting items are
 passed on unchecked, counted under ``webclean/dedup/unchecked``: none is lost.
+
+Crawls that stop and resume: with ``WEBCLEAN_STATE = "jobdir"`` an item waits for the
+commit of its check (a batched write-ahead, see ``CrawlState.committed``), so what a crawl
+killed with SIGKILL passed on is in the index when it is resumed. A page met again (the
+resumed crawl fetches again what the killed one had not saved as seen) whose text is in the
+index under its own URL is dropped as ``seen_before`` (``webclean/dedup/seen_before``),
+whatever the policy: it was passed on before, and is not exported twice. Every item's URL
+is claimed too (``dd:pages`` in the state), so an item without text (nothing to compare)
+or whose text changed is not passed on twice either.
+
+Pages cleaned without their site's template (Redis away while they were cleaned:
+``CrawlState.cleaned_without_template``) can still hold the site's navigation and
+sidebars, so two hub or list pages of a site (compared for exact copies only) can have the
+same text while their content differs: such a page is not dropped as an exact duplicate on
+that text alone; it is passed on, marked (``duplicate_of``) where the item takes the field,
+and counted under ``webclean/dedup/unsure/no_template``. An article's text is its own
+however it was cleaned, and is compared as always.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import MutableMapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from itemadapter import ItemAdapter
 from scrapy import signals
@@ -35,6 +53,7 @@ from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state import StateUnavailable
+from scrapy_webclean.state.stores import url_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -48,6 +67,8 @@ PREFIX = "webclean/dedup"
 #: Page types compared for near copies; the others (hub and list pages, pages without
 #: main text) only for exact copies: two lists sharing teasers are two pages.
 NEAR_PAGE_TYPES = frozenset(("article", "forum"))
+#: The state's table of the URLs of items without text passed on (values, by URL hash).
+PAGES_TABLE = "dd:pages"
 
 
 class DedupPipeline:
@@ -77,7 +98,7 @@ class DedupPipeline:
         self.batcher: _Batcher | None = None
         if self.state.remote:
             batch = int(get_setting(settings, "WEBCLEAN_DEDUP_BATCH"))
-            self.batcher = _Batcher(self.index, self.state.worker(), max(batch, 1))
+            self.batcher = _Batcher(self.check_pages, self.state.worker(), max(batch, 1))
         assert crawler.stats is not None
         self.stats: StatsCollector = crawler.stats
         self._seen = 0
@@ -89,29 +110,63 @@ class DedupPipeline:
 
     async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
+        raw_url = adapter.get(self.url_field)
+        url = raw_url if isinstance(raw_url, str) else None
         text = adapter.get(self.text_field)
-        if not isinstance(text, str) or not text.strip():
-            # No main text (a hub page, a failed clean): nothing to compare, passed on.
+        if isinstance(text, str) and text.strip():
+            self._seen += 1
+            if self.markdown:  # compare the words, not the link targets and marks
+                text = markdown_to_text(text)
+            key = url or f"item-{self._seen}"
+            page_type = adapter.get(self.page_type_field)
+            exact_only = isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
+            page = _Page(url, key, text, exact_only)
+        elif url is not None and self.state.dedup_backend() is not None:
+            # No main text (a hub page, a failed clean): nothing to compare; its URL is
+            # still claimed, so that it is passed on once across a kill and a resume.
+            page = _Page(url, url, None, False)
+        else:
             self.stats.inc_value(f"{PREFIX}/skipped/no_text")
             return item
-        self._seen += 1
-        if self.markdown:  # compare the words, not the link targets and marks
-            text = markdown_to_text(text)
-        key = adapter.get(self.url_field)
-        key = key if isinstance(key, str) else f"item-{self._seen}"
-        page_type = adapter.get(self.page_type_field)
-        exact_only = isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
-        if self.batcher is None:
-            match = self.index.check(key, text, add=True, exact_only=exact_only)
-        else:
-            try:
-                match = await maybe_deferred_to_future(self.batcher.check(key, text, exact_only))
-            except StateUnavailable as exc:
-                self.stats.inc_value(f"{PREFIX}/unchecked/state_unavailable")
-                logger.error("webclean dedup: %s not checked for copies: %s", key, exc)
-                return item
+        try:
+            if self.batcher is None:
+                ((seen, match),) = self.check_pages([page])
+            else:
+                seen, match = await maybe_deferred_to_future(self.batcher.check(page))
+        except StateUnavailable as exc:
+            self.stats.inc_value(f"{PREFIX}/unchecked/state_unavailable")
+            logger.error("webclean dedup: %s not checked for copies: %s", page.key, exc)
+            return item
+        if self.state.durable:
+            committed = self.state.committed()
+            if committed is not None:  # the check's claims are on disk before the item goes
+                await maybe_deferred_to_future(committed)
+        if seen:
+            self._seen_before(page.key, "an item of this URL")
+        if page.text is None:
+            self.stats.inc_value(f"{PREFIX}/skipped/no_text")
+            return item
+        key = page.key
+        blind = self.state.cleaned_without_template(key)
         if match is None:
             self.stats.inc_value(f"{PREFIX}/unique")
+            return item
+        if key in (match.key, match.nearest):
+            # Its own text, under its own URL: this page was passed on before.
+            self._seen_before(key, "its text, under this URL")
+        if blind and page.exact_only:
+            # A hub or list page cleaned without its site's template: its text may be the
+            # site's sidebars and menus, which every such page shares.
+            self.stats.inc_value(f"{PREFIX}/unsure/no_template")
+            logger.warning(
+                "webclean dedup: %s has the same text as %s but was cleaned without its "
+                "site's template (the state store was away), and its text may be the "
+                "site's navigation: passed on, not dropped",
+                key,
+                match.nearest,
+            )
+            if self.mark_field in adapter.field_names() or isinstance(item, MutableMapping):
+                adapter[self.mark_field] = match.key
             return item
         self.stats.inc_value(f"{PREFIX}/{match.kind}")
         if self.policy == "drop":
@@ -130,18 +185,75 @@ class DedupPipeline:
             adapter[self.mark_field] = match.key
         return item
 
+    def check_pages(self, pages: Sequence[_Page]) -> list[tuple[bool, Match | None]]:
+        """For each page, in order: whether an item of its URL was passed on before (its
+        URL claimed in ``dd:pages``; the 'jobdir' and 'redis' states only), else its
+        earlier copy, if any (texts are added to the index). With Redis, called in the
+        state's worker thread: the claims are one round trip for the batch."""
+        seen = [False] * len(pages)
+        backend = self.state.dedup_backend()
+        claimed = [i for i, page in enumerate(pages) if page.url is not None]
+        if backend is not None and claimed:
+            helds = backend.run(
+                [("claim", PAGES_TABLE, url_key(pages[i].url or ""), b"1") for i in claimed]
+            )
+            for i, held in zip(claimed, helds, strict=True):
+                seen[i] = held is not None
+        results: list[tuple[bool, Match | None]] = [(was, None) for was in seen]
+        todo = [i for i, page in enumerate(pages) if not seen[i] and page.text is not None]
+        if todo:
+            checks = [(pages[i].key, pages[i].text or "", pages[i].exact_only) for i in todo]
+            for i, match in zip(todo, self.index.check_many(checks), strict=True):
+                results[i] = (False, match)
+        return results
+
+    def _seen_before(self, url: str, why: str) -> NoReturn:
+        self.stats.inc_value(f"{PREFIX}/seen_before")
+        self.stats.inc_value("webclean/items/dropped/seen_before")
+        raise WebcleanDrop(
+            f"webclean: {url} was passed on before ({why}): not exported twice",
+            "seen_before",
+            url,
+            url,
+        )
+
     def _log_summary(self) -> None:
         get = self.stats.get_value
+        again = get(f"{PREFIX}/seen_before", 0)
         logger.info(
             "webclean dedup: %d pages with text, %d unique, %d exact and %d near duplicates "
-            "(%s); %d documents indexed",
+            "(%s)%s; %s documents indexed",
             self._seen,
             get(f"{PREFIX}/unique", 0),
             get(f"{PREFIX}/exact", 0),
             get(f"{PREFIX}/near", 0),
             "dropped" if self.policy == "drop" else f"marked in {self.mark_field!r}",
-            len(self.index),
+            f", {again} passed on before and dropped again" if again else "",
+            self._indexed(),
         )
+
+    def _indexed(self) -> str:
+        """The documents in the index, counted without waiting on a store that does not
+        answer (a Redis that is away is asked once, within its socket timeout)."""
+        if self.state.backend is None:
+            return str(len(self.index))  # the in-memory index
+        count = self.state.count_documents()
+        return str(count) if count is not None else "unknown (the state store does not answer)"
+
+
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """One item to check: its URL (claimed; None for an item without one), the key it is
+    indexed under, its text (None: nothing to compare) and whether only an exact copy
+    counts."""
+
+    url: str | None
+    key: str
+    text: str | None
+    exact_only: bool
+
+
+_Result = tuple[bool, Match | None]
 
 
 class _Batcher:
@@ -149,16 +261,21 @@ class _Batcher:
     items that arrive while a batch is out (so a slow store means bigger batches, not more
     round trips)."""
 
-    def __init__(self, index: NearDuplicateIndex, pool: ThreadPool, max_batch: int) -> None:
-        self.index = index
+    def __init__(
+        self,
+        check: Callable[[Sequence[_Page]], list[_Result]],
+        pool: ThreadPool,
+        max_batch: int,
+    ) -> None:
+        self.check_pages = check
         self.pool = pool
         self.max_batch = max_batch
-        self._pending: list[tuple[str, str, bool, Deferred[Match | None]]] = []
+        self._pending: list[tuple[_Page, Deferred[_Result]]] = []
         self._running = False
 
-    def check(self, key: str, text: str, exact_only: bool) -> Deferred[Match | None]:
-        d: Deferred[Match | None] = Deferred()
-        self._pending.append((key, text, exact_only, d))
+    def check(self, page: _Page) -> Deferred[_Result]:
+        d: Deferred[_Result] = Deferred()
+        self._pending.append((page, d))
         if not self._running:
             self._next()
         return d
@@ -172,22 +289,17 @@ class _Batcher:
         del self._pending[: self.max_batch]
         from twisted.internet import reactor
 
-        work = deferToThreadPool(
-            reactor,
-            self.pool,
-            self.index.check_many,
-            [(key, text, exact_only) for key, text, exact_only, _ in batch],
-        )
+        work = deferToThreadPool(reactor, self.pool, self.check_pages, [page for page, _ in batch])
         work.addCallbacks(self._deliver, self._fail, callbackArgs=(batch,), errbackArgs=(batch,))
 
     def _deliver(
-        self, results: list[Match | None], batch: list[tuple[str, str, bool, Deferred[Any]]]
+        self, results: list[_Result], batch: list[tuple[_Page, Deferred[_Result]]]
     ) -> None:
-        for (*_, d), match in zip(batch, results, strict=True):
-            d.callback(match)
+        for (_, d), result in zip(batch, results, strict=True):
+            d.callback(result)
         self._next()
 
-    def _fail(self, failure: Failure, batch: list[tuple[str, str, bool, Deferred[Any]]]) -> None:
-        for *_, d in batch:
+    def _fail(self, failure: Failure, batch: list[tuple[_Page, Deferred[_Result]]]) -> None:
+        for _, d in batch:
             d.errback(failure)
         self._next()

@@ -534,6 +534,14 @@ SETTINGS: tuple[Setting, ...] = (
         number(minimum=0),
     ),
     Setting(
+        "WEBCLEAN_REDIS_REQUIRED",
+        True,
+        "With the 'redis' state, stop the crawl at start-up when Redis does not answer "
+        "(an error naming REDIS_URL); False starts without it (duplicate checks wait for it, "
+        "learning pauses until it answers).",
+        boolean(),
+    ),
+    Setting(
         "WEBCLEAN_DEDUP_BATCH",
         64,
         "Most items checked for duplicates in one batch (one set of Redis round trips).",

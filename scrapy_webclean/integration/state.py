@@ -11,14 +11,30 @@
   under ``WEBCLEAN_REDIS_PREFIX`` (``<spider>:webclean:``): every process that names the
   same server and spider shares the image statistics, the templates and the dedup index.
 
-With Redis, the duplicate check runs in a worker thread (batched, retried with back-off
-while the server is away: see :mod:`scrapy_webclean.state.resilience`), and the learning
-done on the reactor (image statistics, templates) never waits on a failing server.
+Nothing lost, nothing silent:
+
+* ``jobdir``: a duplicate check's claims are durable before its item is passed on (a
+  batched write-ahead: :meth:`CrawlState.committed` fires after the commit of the SQLite
+  transaction that holds them, one commit for the items checked meanwhile), so a crawl
+  killed with SIGKILL and resumed with the same JOBDIR exports no article twice.
+* ``redis``: the server is checked once at start-up; one that does not answer stops the
+  crawl with an error naming ``REDIS_URL`` (``WEBCLEAN_REDIS_REQUIRED = False`` starts
+  without it). The duplicate check runs in a worker thread (batched, retried with back-off
+  while the server is away: see :mod:`scrapy_webclean.state.resilience`; at most 10 s more
+  once the crawl is stopping), and the learning done on the reactor (image statistics,
+  templates) never waits on a failing server. What that learning keeps while the server
+  is away is written on reconnect (tried every ``FLUSH_SECONDS``) and at close; what is
+  lost, in this process and in the cleaning workers, is counted in
+  ``webclean/state/lost_writes``. Pages cleaned without their site's template (the server
+  away) are counted in ``webclean/state/pages_without_template`` and remembered until the
+  dedup pipeline asks (:meth:`CrawlState.cleaned_without_template`). Nothing at close waits
+  on the server longer than its socket timeouts.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +45,7 @@ from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
 from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore
 from scrapy_webclean.extraction.template import MemoryTemplateStore, TemplateStore
 from scrapy_webclean.integration.settings import get_setting
-from scrapy_webclean.integration.workers import StateSpec
+from scrapy_webclean.integration.workers import Cleaned, StateSpec
 from scrapy_webclean.state import (
     BackendAdStatsStore,
     BackendDedupStore,
@@ -43,12 +59,24 @@ from scrapy_webclean.state import (
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from twisted.internet.defer import Deferred
     from twisted.python.threadpool import ThreadPool
 
 logger = logging.getLogger(__name__)
 
 KINDS = ("memory", "jobdir", "redis")
 LOST_WRITES = "webclean/state/lost_writes"
+WITHOUT_TEMPLATE = "webclean/state/pages_without_template"
+#: How often kept writes are tried again, and the JOBDIR state committed (seconds).
+FLUSH_SECONDS = 1.0
+#: How long a check's items wait for more items to share their commit (seconds).
+GROUP_COMMIT_SECONDS = 0.01
+#: Pages cleaned without their template remembered for the dedup pipeline, at most.
+_BLIND_KEPT = 10_000
+
+
+class RedisUnreachable(RuntimeError):
+    """The crawl's Redis does not answer at start-up (stops the crawl)."""
 
 
 def redis_url(settings: Any) -> str:
@@ -71,6 +99,8 @@ class CrawlState:
             raise NotConfigured(f"WEBCLEAN_STATE must be one of {KINDS}, not {self.kind!r}")
         self.crawler = crawler
         self.retry_seconds = float(get_setting(settings, "WEBCLEAN_STATE_RETRY_SECONDS"))
+        #: True when a dedup claim must be committed before its item is passed on.
+        self.durable = False
         self.backend: StateBackend | None = None
         self.description = "memory"
         self._pool: ThreadPool | None = None
@@ -79,6 +109,13 @@ class CrawlState:
         self._committer: Any = None
         self._templates: SqliteBackend | None = None
         self._redis: tuple[str, str, dict[str, Any]] | None = None
+        #: Items waiting for the commit of their dedup claims (jobdir).
+        self._awaiting_commit: list[Deferred[None]] = []
+        self._commit_call: Any = None
+        #: URLs of pages cleaned without their site's template (the state away).
+        self._blind: OrderedDict[str, None] = OrderedDict()
+        self._blind_logged = False
+        self.stats = crawler.stats
         if self.kind == "jobdir":
             jobdir = settings.get("JOBDIR")
             if not jobdir:
@@ -97,6 +134,7 @@ class CrawlState:
             # Commit at least every second, even when the crawl writes nothing more.
             self._committer = task.LoopingCall(self._flush)
             crawler.signals.connect(self._start_committing, signal=signals.engine_started)
+            self.durable = True
         elif self.kind == "redis":
             try:
                 import redis  # noqa: F401
@@ -122,17 +160,47 @@ class CrawlState:
                 on_lost=lambda n: stats.inc_value(LOST_WRITES, n),
             )
             self._worker_side = Retrying(
-                RedisBackend(url, prefix, **params), give_up_after=self.retry_seconds
+                RedisBackend(url, prefix, **params),
+                give_up_after=self.retry_seconds,
+                stopping=self._stopping,
             )
             self.backend = self._reactor_side
             self.description = f"Redis {url}, keys {prefix}*"
-            try:
-                self._worker_side.backend.run([("count_records", "dd:docs")])
-            except StateUnavailable as exc:
-                logger.error("webclean state: %s; the crawl will retry it", exc)
+            self._check_redis(url, bool(get_setting(settings, "WEBCLEAN_REDIS_REQUIRED")))
+            from twisted.internet import task
+
+            # Write what the learning kept while Redis was away as soon as it is back.
+            self._committer = task.LoopingCall(self._flush)
+            crawler.signals.connect(self._start_committing, signal=signals.engine_started)
         logger.info("webclean state: %s", self.description)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.close, signal=signals.engine_stopped)
+
+    def _check_redis(self, url: str, required: bool) -> None:
+        """Ask Redis once (within its connect timeout): a crawl whose Redis does not
+        answer stops here, before any request, unless ``WEBCLEAN_REDIS_REQUIRED`` is off."""
+        assert self._worker_side is not None
+        try:
+            self._worker_side.backend.run([("count_records", "dd:docs")])
+        except StateUnavailable as exc:
+            if required:
+                raise RedisUnreachable(
+                    f"webclean: WEBCLEAN_STATE = 'redis' but Redis at REDIS_URL = {url!r} does "
+                    f"not answer ({exc}). Start it or fix REDIS_URL (or REDIS_HOST/REDIS_PORT, "
+                    "REDIS_PARAMS); WEBCLEAN_REDIS_REQUIRED = False starts the crawl without "
+                    "it (duplicate checks then wait for it, learning pauses)"
+                ) from exc
+            logger.error(
+                "webclean state: %s; starting without it (WEBCLEAN_REDIS_REQUIRED = False): "
+                "duplicate checks wait for it, learning pauses until it answers",
+                exc,
+            )
+
+    def _stopping(self) -> bool:
+        """Whether the crawl is stopping (Ctrl-C, CLOSESPIDER ...): read from the state's
+        worker thread, so a duplicate check does not hold a stop up for minutes."""
+        engine = self.crawler.engine
+        return engine is not None and not engine.running
 
     def _flush(self) -> None:
         for backend in (self.backend, self._templates):
@@ -141,12 +209,95 @@ class CrawlState:
 
     def _start_committing(self) -> None:
         if self._committer is not None and not self._committer.running:
-            self._committer.start(1.0, now=False)
+            self._committer.start(FLUSH_SECONDS, now=False)
+
+    def committed(self) -> Deferred[None] | None:
+        """With the ``jobdir`` state: a Deferred that fires once everything written so
+        far (the caller's dedup claims) is committed to the SQLite file: the items checked
+        within ``GROUP_COMMIT_SECONDS`` share one commit. None when there is nothing to
+        wait for (other states, or no running reactor: then committed at once)."""
+        if not self.durable or self.backend is None:
+            return None
+        from twisted.internet import reactor
+        from twisted.internet.defer import Deferred
+
+        clock: Any = reactor
+        if not clock.running:
+            self.backend.flush()
+            return None
+        waiting: Deferred[None] = Deferred()
+        self._awaiting_commit.append(waiting)
+        if self._commit_call is None:
+            self._commit_call = clock.callLater(GROUP_COMMIT_SECONDS, self._group_commit)
+        return waiting
+
+    def _group_commit(self) -> None:
+        self._commit_call = None
+        waiting, self._awaiting_commit = self._awaiting_commit, []
+        try:
+            if self.backend is not None:
+                self.backend.flush()
+        except Exception as exc:  # a full disk: the items must not wait for ever
+            logger.error("webclean state: committing %s failed: %s", self.description, exc)
+            for d in waiting:
+                d.errback(exc)
+            return
+        for d in waiting:
+            d.callback(None)
+
+    def note_cleaned(self, url: str | None, cleaned: Cleaned) -> None:
+        """What cleaning a page (in a worker) said about the state: writes it lost, and
+        whether the page was cleaned without its site's template."""
+        if cleaned.lost_writes and self.stats is not None:
+            self.stats.inc_value(LOST_WRITES, cleaned.lost_writes)
+        if cleaned.template_unavailable and url:
+            self._note_blind(url)
+
+    def _note_blind(self, url: str) -> None:
+        """A page cleaned without its site's template (the state store away)."""
+        if self.stats is not None:
+            self.stats.inc_value(WITHOUT_TEMPLATE)
+        if not self._blind_logged:
+            self._blind_logged = True
+            logger.warning(
+                "webclean state: %s cleaned without its site's template (%s does not "
+                "answer): cleaned as the first page of its site; such pages are counted in "
+                "%s and not dropped as exact duplicates on their text alone",
+                url,
+                self.kind,
+                WITHOUT_TEMPLATE,
+            )
+        self._blind[url] = None
+        while len(self._blind) > _BLIND_KEPT:
+            self._blind.popitem(last=False)
+
+    def cleaned_without_template(self, url: Any) -> bool:
+        """Whether the page at ``url`` was cleaned without its site's template (asked once
+        per page, by the dedup pipeline)."""
+        if not isinstance(url, str) or url not in self._blind:
+            return False
+        del self._blind[url]
+        return True
+
+    def count_documents(self) -> int | None:
+        """Documents in the dedup index, or None when the store does not answer at once
+        (a summary line must not wait on Redis)."""
+        if self.backend is None:
+            return None
+        try:
+            if self._reactor_side is not None:  # Redis: once, with the short timeouts
+                return int(self._reactor_side.backend.count_records("dd:docs"))
+            return int(self.backend.count_records("dd:docs"))
+        except StateUnavailable:
+            return None
 
     def _spider_closed(self) -> None:
-        """Flush what was learned and put the state's counts in the crawl's stats."""
+        """Flush what was learned (with Redis: one last try for what was kept while it was
+        away, the rest counted as lost) before the stats are dumped."""
         if self.backend is not None:
             try:
+                if self._reactor_side is not None:
+                    self._reactor_side.finish()
                 self._flush()
             except Exception as exc:
                 logger.warning("webclean state: flushing %s failed: %s", self.kind, exc)
@@ -176,7 +327,9 @@ class CrawlState:
             return StateSpec("jobdir", path=str(self._templates.path))
         if self.kind == "redis" and self._redis is not None:
             url, prefix, params = self._redis
-            return StateSpec("redis", url=url, prefix=prefix, params=params)
+            return StateSpec(
+                "redis", url=url, prefix=prefix, params=params, reporter=self.note_cleaned
+            )
         return StateSpec()
 
     def ad_stats_store(self) -> AdStatsStore:
@@ -187,13 +340,20 @@ class CrawlState:
     def template_store(self) -> TemplateStore:
         if self.backend is None:
             return MemoryTemplateStore()
-        return BackendTemplateStore(self._templates or self.backend)
+        return BackendTemplateStore(self._templates or self.backend, on_blind=self._note_blind)
 
     def dedup_store(self, lsh_bands: int = 16) -> DedupStore:
         """The dedup index's store: with Redis, to be called from :meth:`worker` only."""
         if self.backend is None:
             return MemoryDedupStore(lsh_bands)
         return BackendDedupStore(self._worker_side or self.backend, lsh_bands)
+
+    def dedup_backend(self) -> StateBackend | None:
+        """The backend the dedup index writes through (with Redis, to be called from
+        :meth:`worker` only); None for the in-memory state."""
+        if self.backend is None:
+            return None
+        return self._worker_side or self.backend
 
     def worker(self) -> ThreadPool:
         """The one worker thread that runs remote store calls, in order."""
@@ -205,13 +365,21 @@ class CrawlState:
         return self._pool
 
     def lost_writes(self) -> int:
-        """Learning writes dropped while Redis was away."""
+        """Learning writes lost while Redis was away (this process and its workers)."""
+        if self.stats is not None and self._reactor_side is not None:
+            return int(self.stats.get_value(LOST_WRITES, 0))
         return self._reactor_side.lost_writes if self._reactor_side is not None else 0
 
     def close(self) -> None:
-        """Flush and close the backend (at engine stop)."""
+        """Flush and close the backend (at engine stop; each store call bounded by its
+        socket timeout, a duplicate check still retrying woken to give up)."""
         if self._committer is not None and self._committer.running:
             self._committer.stop()
+        if self._commit_call is not None and self._commit_call.active():
+            self._commit_call.cancel()
+            self._group_commit()
+        if self._worker_side is not None:
+            self._worker_side.stop()
         if self._pool is not None:
             self._pool.stop()
             self._pool = None

@@ -11,7 +11,13 @@ host), and each worker cleans its pages one at a time in arrival order, so each 
 template is learned exactly as in one process. Workers keep the template state where the
 crawl keeps it (``WEBCLEAN_STATE``): in their own memory, in the JOBDIR SQLite file, or in
 Redis. The other learning parts (image statistics, the dedup index) stay in the crawl's
-process.
+process. A page is learned once however often it is cleaned (a crawl resumed after a kill
+fetches some pages again: see ``BackendTemplateStore``). With Redis, a page cleaned while
+the server does not answer is cleaned without its site's template, and each write the
+worker could not keep is lost: both come back with the page's result
+(``Cleaned.template_unavailable``, ``Cleaned.lost_writes``) and go to the crawl's
+``StateSpec.reporter`` (the crawl's stats), as do the writes a worker still held when it
+was shut down and the server did not take them.
 
 Back-pressure: at most ``WEBCLEAN_WORKER_QUEUE`` pages wait per worker; a page beyond
 that waits in ``process_item`` before it is sent, and Scrapy stops reading new responses
@@ -48,9 +54,11 @@ import threading
 import time
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field, replace
 from logging.handlers import QueueHandler
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext, SpawnProcess
@@ -64,22 +72,41 @@ from scrapy_webclean.extraction.template import (
     TemplateStore,
     site_of,
 )
+from scrapy_webclean.state.stores import BackendTemplateStore
 
 logger = logging.getLogger(__name__)
 
 
+#: Writes this worker process lost (its Redis template state was away), not yet reported.
+_LOST_WRITES = [0]
+
+
+def _lost(count: int) -> None:
+    _LOST_WRITES[0] += count
+
+
+def _take_lost() -> int:
+    lost, _LOST_WRITES[0] = _LOST_WRITES[0], 0
+    return lost
+
+
 @dataclass(frozen=True, slots=True)
 class StateSpec:
-    """How a worker reaches the crawl's template state (plain data, sent to the worker)."""
+    """How a worker reaches the crawl's template state (plain data, sent to the worker),
+    and, in the crawl's process only, who hears what cleaning in a worker says about the
+    state (``reporter``: called with the page's URL and its result; never sent)."""
 
     kind: str = "memory"
     path: str | None = None
     url: str | None = None
     prefix: str = ""
     params: dict[str, Any] = field(default_factory=dict)
+    reporter: Callable[[str | None, Cleaned], None] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def template_store(self) -> TemplateStore:
-        from scrapy_webclean.state import BackendTemplateStore, Lenient, SqliteBackend
+        from scrapy_webclean.state import Lenient, SqliteBackend
 
         if self.kind == "jobdir" and self.path:
             # One short transaction a page: other workers write the same file.
@@ -90,7 +117,8 @@ class StateSpec:
             from scrapy_webclean.state.redis import RedisBackend
 
             quick = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, **self.params}
-            return BackendTemplateStore(Lenient(RedisBackend(self.url, self.prefix, **quick)))
+            lenient = Lenient(RedisBackend(self.url, self.prefix, **quick), on_lost=_lost)
+            return BackendTemplateStore(lenient)
         return MemoryTemplateStore()
 
 
@@ -109,6 +137,12 @@ class Cleaned:
     seconds: float = 0.0
     #: Peak memory of the worker process that cleaned it (bytes; 0 when cleaned inline).
     worker_rss: int = 0
+    #: The site's template was read from a state store that did not answer (an empty
+    #: view): the page was cleaned as the first of its site.
+    template_unavailable: bool = False
+    #: Learning writes the worker lost since its last page (Redis away; 0 when inline,
+    #: where the crawl's own state counts them).
+    lost_writes: int = 0
 
 
 def clean_page(
@@ -120,10 +154,16 @@ def clean_page(
     markdown: bool = False,
 ) -> Cleaned:
     """Clean one page with ``cleaner`` (in the crawl's process or in a worker); with
-    ``markdown`` the item's text is the Markdown of the main content."""
+    ``markdown`` the item's text is the Markdown of the main content. A page is learned by
+    a state-backed template store once per URL (see ``BackendTemplateStore.page``)."""
     started = time.perf_counter()
+    store = cleaner.template_model.store
+    learning: AbstractContextManager[None] = (
+        store.page(url) if isinstance(store, BackendTemplateStore) else nullcontext()
+    )
     try:
-        result = cleaner.clean(html, url, content_type=content_type)
+        with learning:
+            result = cleaner.clean(html, url, content_type=content_type)
         data = result.to_dict(include_blocks=include_blocks)  # builds the blocks
         if markdown:
             data["text"] = result.markdown
@@ -139,6 +179,7 @@ def clean_page(
         result.page_type,
         Counter(block.label.value for block in result.blocks),
         seconds=time.perf_counter() - started,
+        template_unavailable=isinstance(store, BackendTemplateStore) and store.blind,
     )
 
 
@@ -148,6 +189,9 @@ _CLEANER: Cleaner | None = None
 _PR_SET_PDEATHSIG = 1
 #: How long closing the pool waits for the last log records of its workers (seconds).
 _LOG_DRAIN_SECONDS = 5.0
+#: How long closing the pool waits for a worker to write its state's last writes (its
+#: Redis client gives up after 1 s; this is a hang-guard).
+_FINISH_STATE_SECONDS = 15.0
 
 
 class _WorkerProcess(SpawnProcess):
@@ -325,7 +369,18 @@ def _work(
     assert _CLEANER is not None, "worker not started"
     cleaned = clean_page(_CLEANER, html, url, content_type, include_blocks, markdown)
     cleaned.worker_rss = _peak_rss()
+    cleaned.lost_writes = _take_lost()
     return cleaned
+
+
+def _finish_state() -> int:
+    """At shut-down, in a worker: write what its template state still holds (a Redis state
+    that was away), then close it; returns the writes lost (reported to the crawl)."""
+    if _CLEANER is not None:
+        store = _CLEANER.template_model.store
+        if isinstance(store, BackendTemplateStore):
+            store.backend.close()
+    return _take_lost()
 
 
 def _peak_rss() -> int:
@@ -361,7 +416,9 @@ class WorkerPool:
         self, workers: int, options: CleanOptions, spec: StateSpec, queue: int = 8
     ) -> None:
         self.options = options
-        self.spec = spec
+        #: Hears each page's state report in this process (never sent to a worker).
+        self.reporter = spec.reporter
+        self.spec = replace(spec, reporter=None)
         self._context = _WorkerContext()
         self._level = _forwarded_level()
         #: Per worker: the pool's end of the log pipe, and the thread reading the other end.
@@ -417,9 +474,14 @@ class WorkerPool:
             loop = asyncio.get_running_loop()
             pool = self._pools[index]
             try:
-                return await loop.run_in_executor(
+                cleaned = await loop.run_in_executor(
                     pool, _work, html, url, content_type, include_blocks, markdown
                 )
+                if self.reporter is not None and (
+                    cleaned.template_unavailable or cleaned.lost_writes
+                ):
+                    self.reporter(url, cleaned)
+                return cleaned
             except BrokenProcessPool as exc:
                 # Every page the worker held fails here; the first to come replaces the
                 # worker (the pipeline reports each page).
@@ -437,8 +499,23 @@ class WorkerPool:
             pool.submit(_warm_up)
 
     def close(self) -> None:
-        """Let the workers finish their pages and exit, then read their last log records
+        """Let the workers finish their pages, write what their state still holds (each
+        waits at most ``_FINISH_STATE_SECONDS``) and exit, then read their last log records
         (waiting at most a few seconds for a worker that does not end)."""
+        finishing = []
+        for pool in self._pools:
+            try:
+                finishing.append(pool.submit(_finish_state))
+            except (BrokenProcessPool, RuntimeError):  # a dead worker: nothing to write
+                continue
+        lost = 0
+        for future in finishing:
+            try:
+                lost += future.result(timeout=_FINISH_STATE_SECONDS)
+            except Exception as exc:  # a worker dying or stuck at its end
+                logger.warning("webclean: a cleaning worker did not close its state: %r", exc)
+        if lost and self.reporter is not None:
+            self.reporter(None, Cleaned(reason="closing", lost_writes=lost))
         for pool in self._pools:
             pool.shutdown(wait=True, cancel_futures=False)
         for pipe in self._log_pipes:

@@ -5,14 +5,19 @@ Two wrappers around a remote :class:`~scrapy_webclean.state.backend.StateBackend
 * :class:`Retrying` is for work that must not go on without the store (the near-duplicate
   check: skipping it could export a page twice). It runs in a worker thread, never on the
   reactor, and retries with exponential back-off (0.5 s, 1 s, 2 s ... at most
-  ``max_backoff``), logging each failure, for up to ``give_up_after`` seconds; then it
-  raises :class:`StateUnavailable` and the caller decides (the dedup pipeline passes the
-  item on, marked unchecked and counted).
+  ``max_backoff``), logging each failure, for up to ``give_up_after`` seconds (at most
+  ``stopping_give_up_after`` once ``stopping()`` says the crawl is stopping, so a Ctrl-C
+  is not held up for minutes); then it raises :class:`StateUnavailable` and the caller
+  decides (the dedup pipeline passes the item on, marked unchecked and counted).
 * :class:`Lenient` is for learning that can pause (image-link statistics, site templates,
   called on the reactor): it never waits. While the store is down, reads see an empty
-  state; counter increments are kept (merged, up to ``max_pending`` counters) and written
-  when the store is back, other writes are dropped (counted in ``lost_writes``). It tries
-  the store again after a back-off, and logs when it is back.
+  state (counted in ``empty_answers``, so a caller can tell a decision made on an empty
+  view); counter increments and put-if-absent claims are kept (merged, up to
+  ``max_pending`` entries) and written when the store is back: on the next call after the
+  back-off, on :meth:`Lenient.flush` (the crawl calls it every few seconds) and at
+  :meth:`Lenient.close`. Other writes, the kept ones beyond ``max_pending``, and what is
+  still kept when the store does not answer at close are lost, and counted in
+  ``lost_writes`` (and reported to ``on_lost``). It logs when the store is back.
 """
 
 from __future__ import annotations
@@ -102,14 +107,32 @@ class Retrying(_Wrapper):
         backend: StateBackend,
         give_up_after: float = 300.0,
         max_backoff: float = 30.0,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
+        stopping: Callable[[], bool] | None = None,
+        stopping_give_up_after: float = 10.0,
     ) -> None:
         super().__init__(backend)
         self.give_up_after = give_up_after
         self.max_backoff = max_backoff
-        self._sleep = sleep
+        self.stopping_give_up_after = stopping_give_up_after
+        self._stopping = stopping
+        #: Set by :meth:`stop`: a back-off in progress ends at once.
+        self._stop = threading.Event()
+        self._sleep = sleep if sleep is not None else self._stop.wait
         #: Failed attempts so far (all calls).
         self.failures = 0
+
+    def stop(self) -> None:
+        """Wake a call waiting in its back-off: it tries once more, then gives up."""
+        self._stop.set()
+
+    def _limit(self) -> float:
+        """How long a call may wait for the store (seconds)."""
+        if self._stop.is_set():
+            return 0.0
+        if self._stopping is not None and self._stopping():
+            return min(self.give_up_after, self.stopping_give_up_after)
+        return self.give_up_after
 
     def run(self, ops: Sequence[Op]) -> list[Any]:
         started = time.monotonic()
@@ -122,8 +145,10 @@ class Retrying(_Wrapper):
                 self.failures += 1
                 failed = True
                 waited = time.monotonic() - started
-                if waited >= self.give_up_after:
+                limit = self._limit()
+                if waited >= limit:
                     raise StateUnavailable(f"{exc} (gave up after {waited:.0f} s)") from exc
+                delay = min(delay, max(limit - waited, 0.05))
                 logger.error("webclean state: %s; retrying in %.1f s", exc, delay)
                 self._sleep(delay)
                 delay = min(delay * 2, self.max_backoff)
@@ -145,7 +170,8 @@ _EMPTY: dict[str, Callable[[tuple[Any, ...]], Any]] = {
 
 
 class Lenient(_Wrapper):
-    """Never waits on a failing remote store: empty reads, dropped writes, retried later."""
+    """Never waits on a failing remote store: empty reads, kept or dropped writes, retried
+    later (see the module docstring)."""
 
     def __init__(
         self,
@@ -155,75 +181,147 @@ class Lenient(_Wrapper):
         on_lost: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__(backend)
-        #: Called with the number of writes just dropped (the crawl counts them in stats).
+        #: Called with the number of writes just lost (the crawl counts them in stats).
         self.on_lost = on_lost
         self.max_backoff = max_backoff
         self.max_pending = max_pending
         self._pending: dict[str, dict[Any, float]] = {}  # table -> key -> delta, while down
+        self._claims: dict[tuple[str, Any], bytes] = {}  # (table, key) -> value, while down
         self._pending_size = 0
         self._down_until = 0.0
         self._delay = 0.5
-        self._lock = threading.Lock()
-        #: Write operations dropped while the store was down.
+        self._lock = threading.RLock()
+        #: Writes lost (dropped while the store was down, or kept and never written).
         self.lost_writes = 0
         #: Times the store was found down.
         self.failures = 0
+        #: Reads answered with an empty state because the store was down.
+        self.empty_answers = 0
 
     @property
     def down(self) -> bool:
         return self._down_until > 0.0
 
+    @property
+    def pending(self) -> int:
+        """Writes kept while the store is away, not yet written."""
+        return self._pending_size
+
+    def _waiting(self) -> bool:
+        return bool(self._down_until) and time.monotonic() < self._down_until
+
     def run(self, ops: Sequence[Op]) -> list[Any]:
-        now = time.monotonic()
-        if self._down_until and now < self._down_until:
-            return self._empty(ops)
-        try:
-            if self._pending:
+        with self._lock:
+            if self._waiting():
+                return self._empty(ops)
+            try:
+                if self._pending_size:
+                    self._replay()
+                results = self.backend.run(ops)
+            except StateUnavailable as exc:
+                self._went_down(exc)
+                return self._empty(ops)
+            self._came_back()
+            return results
+
+    def flush(self) -> None:
+        """Write the writes kept while the store was away, if it answers again (not before
+        the back-off ends); never raises for an unavailable store."""
+        with self._lock:
+            if self._pending_size and not self._waiting():
+                try:
+                    self._replay()
+                except StateUnavailable as exc:
+                    self._went_down(exc)
+                    return
+                self._came_back()
+        self.backend.flush()
+
+    def finish(self) -> None:
+        """One last try to write what was kept (the back-off ignored); what the store does
+        not take then is lost and counted."""
+        with self._lock:
+            if not self._pending_size:
+                return
+            try:
                 self._replay()
-            results = self.backend.run(ops)
-        except StateUnavailable as exc:
-            with self._lock:
-                self.failures += 1
+            except StateUnavailable as exc:
+                lost = self._pending_size
+                self._pending, self._claims, self._pending_size = {}, {}, 0
                 logger.error(
-                    "webclean state: %s; learning paused, trying again in %.1f s",
+                    "webclean state: %s at close; %d learning writes kept while it was "
+                    "away are lost",
                     exc,
-                    self._delay,
+                    lost,
                 )
-                self._down_until = time.monotonic() + self._delay
-                self._delay = min(self._delay * 2, self.max_backoff)
-            return self._empty(ops)
+                self._lose(lost)
+                return
+            self._came_back()
+
+    def close(self) -> None:
+        """:meth:`finish`, then close the backend."""
+        self.finish()
+        self.backend.close()
+
+    def _went_down(self, exc: StateUnavailable) -> None:
+        self.failures += 1
+        logger.error(
+            "webclean state: %s; learning paused, trying again in %.1f s", exc, self._delay
+        )
+        self._down_until = time.monotonic() + self._delay
+        self._delay = min(self._delay * 2, self.max_backoff)
+
+    def _came_back(self) -> None:
         if self._down_until:
             logger.warning("webclean state: %s is back; learning again", self.name)
             self._down_until, self._delay = 0.0, 0.5
-        return results
+
+    def _lose(self, count: int) -> None:
+        self.lost_writes += count
+        if self.on_lost is not None:
+            self.on_lost(count)
 
     def _replay(self) -> None:
-        """Write the counter increments kept while the store was down."""
-        pending = self._pending
-        self.backend.run(
-            [("add_counts", table, list(deltas.items())) for table, deltas in pending.items()]
-        )
+        """Write the counter increments and claims kept while the store was down (one
+        round trip; kept until it succeeds)."""
+        ops: list[Op] = [
+            ("add_counts", table, list(deltas.items())) for table, deltas in self._pending.items()
+        ]
+        ops += [("claim", table, key, value) for (table, key), value in self._claims.items()]
+        self.backend.run(ops)
         logger.warning(
-            "webclean state: %d counter updates kept while %s was away written",
+            "webclean state: %d learning writes kept while %s was away written",
             self._pending_size,
             self.name,
         )
-        self._pending, self._pending_size = {}, 0
+        self._pending, self._claims, self._pending_size = {}, {}, 0
 
     def _empty(self, ops: Sequence[Op]) -> list[Any]:
         results: list[Any] = []
         for op in ops:
             empty = _EMPTY.get(op[0])
             if empty is not None:
+                self.empty_answers += 1
                 results.append(empty(op))
                 continue
             results.append(None)
             if op[0] == "add_counts" and self._keep(op[1], op[2]):
                 continue
-            self.lost_writes += 1
-            if self.on_lost is not None:
-                self.on_lost(1)
+            if op[0] == "claim" and self._keep_claim(op[1], op[2], op[3]):
+                continue
+            self._lose(1)
         return results
+
+    def _keep_claim(self, table: str, key: Key, value: bytes) -> bool:
+        """Keep a claim for later (the store decides then whether it was the first);
+        False when there is no room left."""
+        if (table, key) in self._claims:
+            return True
+        if self._pending_size >= self.max_pending:
+            return False
+        self._claims[(table, key)] = value
+        self._pending_size += 1
+        return True
 
     def _keep(self, table: str, deltas: Iterable[tuple[Key, float]]) -> bool:
         """Keep counter increments for later; False when there is no room left."""

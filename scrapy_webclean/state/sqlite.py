@@ -65,14 +65,17 @@ class SqliteBackend:
     # -- transactions ----------------------------------------------------------------
 
     def _write(self) -> sqlite3.Connection:
-        """The connection, inside a write transaction (committed by time)."""
+        """The connection, inside a write transaction (committed by time). The transaction
+        takes the write lock as it begins (``BEGIN IMMEDIATE``): one that read first and
+        wrote after would fail at once with "database is locked" when another process
+        (a cleaning worker) committed meanwhile, instead of waiting its turn."""
         now = time.monotonic()
         if self._open_since is None:
-            self._db.execute("BEGIN")
+            self._db.execute("BEGIN IMMEDIATE")
             self._open_since = now
         elif now - self._open_since >= self.commit_seconds:
             self._db.execute("COMMIT")
-            self._db.execute("BEGIN")
+            self._db.execute("BEGIN IMMEDIATE")
             self._open_since = now
         return self._db
 

@@ -5,7 +5,7 @@
 * :class:`BackendDedupStore`: the near-duplicate index's documents (``DedupStore``).
 
 Tables (under the backend's own prefix): ``ads:<site>:<family>`` and ``tpl:<site>``
-(counters); ``dd:docs`` (records: one per document, in the plain binary layout of
+(counters); ``tplurl:<site>`` (values: the pages of the site already learned); ``dd:docs`` (records: one per document, in the plain binary layout of
 :func:`encode_doc`), ``dd:exact`` (values: exact hash -> key of the first copy),
 ``dd:post`` and ``dd:band`` (lists: sentence hash or LSH band key -> documents),
 ``dd:postn`` (counters: documents per sentence hash). A new text costs the dedup store
@@ -19,9 +19,11 @@ give Redis a ``maxmemory`` if they are not).
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
@@ -123,12 +125,49 @@ class BackendAdStatsStore:
 
 
 class BackendTemplateStore:
-    """``TemplateStore`` over a backend, at most ``max_keys_per_site`` signatures a site."""
+    """``TemplateStore`` over a backend, at most ``max_keys_per_site`` signatures a site.
 
-    def __init__(self, backend: StateBackend, max_keys_per_site: int = 4096) -> None:
+    A page cleaned inside :meth:`page` is learned at most once, however often it is
+    cleaned: its URL is claimed in ``tplurl:<site>`` (a write-once value by a 64-bit hash of
+    the URL) before its signatures are counted, so a crawl killed and resumed with the same
+    JOBDIR or Redis, which fetches some pages again, does not count them twice. (A claim
+    made just before a kill, whose counts were not written, leaves that page unlearned:
+    never twice.) After :meth:`page`, :attr:`blind` says whether the page's template was
+    read from a store that did not answer (an empty view: the page was cleaned as on a new
+    site), and ``on_blind`` is called with its URL.
+    """
+
+    def __init__(
+        self,
+        backend: StateBackend,
+        max_keys_per_site: int = 4096,
+        on_blind: Callable[[str], None] | None = None,
+    ) -> None:
         self.backend = backend
         self.max_keys_per_site = max_keys_per_site
+        self.on_blind = on_blind
         self._pruner = _Pruner()
+        self._page: str | None = None
+        #: Whether the last page cleaned in :meth:`page` read an unavailable store.
+        self.blind = False
+        #: Pages cleaned again and not learned again (their URL was learned before).
+        self.relearned = 0
+
+    def _empty_answers(self) -> int:
+        return int(getattr(self.backend, "empty_answers", 0))
+
+    @contextmanager
+    def page(self, url: str | None) -> Iterator[None]:
+        """While the page at ``url`` is cleaned (and learned): see the class docstring."""
+        before = self._empty_answers()
+        self._page, self.blind = url, False
+        try:
+            yield
+        finally:
+            self._page = None
+            self.blind = self._empty_answers() > before
+            if self.blind and url and self.on_blind is not None:
+                self.on_blind(url)
 
     def pages(self, site: str) -> int:
         return int(self.backend.get_counts(f"tpl:{site}", [_PAGES_KEY])[0])
@@ -138,6 +177,11 @@ class BackendTemplateStore:
         return [int(count) for count in found]
 
     def add_page(self, site: str, keys: Iterable[int]) -> None:
+        if self._page is not None:
+            held = self.backend.claim(f"tplurl:{site}", url_key(self._page), b"1")
+            if held is not None:
+                self.relearned += 1
+                return
         table = f"tpl:{site}"
         deltas: list[tuple[str | int, float]] = [(_PAGES_KEY, 1.0)]
         deltas += [(signed64(k), 1.0) for k in set(keys)]
@@ -149,6 +193,12 @@ class BackendTemplateStore:
         if due and results[-1] > self.max_keys_per_site:
             # Keep the most frequent half (the page counter is the largest of all).
             self.backend.keep_top(table, self.max_keys_per_site // 2)
+
+
+def url_key(url: str) -> int:
+    """A page URL as a signed 64-bit key (BLAKE2b of its UTF-8 bytes)."""
+    digest = hashlib.blake2b(url.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return signed64(int.from_bytes(digest, "big"))
 
 
 # -- the near-duplicate index ------------------------------------------------------------
