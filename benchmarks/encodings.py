@@ -8,8 +8,12 @@ Usage::
 
 A page is decoded right when the decoded text equals the page as written (the byte-order
 mark aside). The previous code is the project's decoder at git revision ``--previous``,
-loaded from the repository's history for the comparison. Targets (issue 19): 100% where a
-byte-order mark or a correct declaration exists, at least 98% where none does.
+loaded from the repository's history for the comparison. Language right: our
+``guess_language`` on the text of each decoder's page (a wrong decoding shows there too).
+Costs are the median wall time of one page's decoding, per case; the row of undeclared
+pages that are not valid UTF-8 is the detection's cost. Targets (issue 19): 100% where a
+byte-order mark or a correct declaration exists, at least 98% where none does, language
+at least 97%.
 """
 
 from __future__ import annotations

@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from ipaddress import ip_address
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-import tldextract
+if TYPE_CHECKING:
+    import tldextract
 
 #: Platforms that give each author a subdomain but are not in the Public Suffix List (so
 #: that ``alice.wordpress.com`` and ``bob.wordpress.com`` are two sites, not one).
@@ -33,13 +35,20 @@ SHARED_PLATFORM_SUFFIXES: tuple[str, ...] = (
     "lofter.com",
 )
 
-# The bundled snapshot only: no suffix-list URL to fetch, no cache directory to write.
-_EXTRACT = tldextract.TLDExtract(
-    suffix_list_urls=(),
-    cache_dir=None,
-    include_psl_private_domains=True,
-    extra_suffixes=SHARED_PLATFORM_SUFFIXES,
-)
+
+@lru_cache(maxsize=1)
+def _extractor() -> tldextract.TLDExtract:
+    """tldextract on its bundled snapshot only: no suffix-list URL to fetch, no cache
+    directory to write. Made on first use (importing tldextract takes about 0.1 s; the
+    list is read on the first lookup)."""
+    import tldextract
+
+    return tldextract.TLDExtract(
+        suffix_list_urls=(),
+        cache_dir=None,
+        include_psl_private_domains=True,
+        extra_suffixes=SHARED_PLATFORM_SUFFIXES,
+    )
 
 
 def host_of(url: str | None) -> str:
@@ -64,7 +73,7 @@ def registrable_domain(host: str) -> str:
     host = host.lower().rstrip(".")
     if not host or _is_ip(host):
         return host
-    parts = _EXTRACT(host)
+    parts = _extractor()(host)
     if parts.domain and parts.suffix:
         return f"{parts.domain}.{parts.suffix}"
     return host[4:] if host.startswith("www.") else host

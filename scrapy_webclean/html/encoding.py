@@ -35,7 +35,6 @@ from w3lib.encoding import (
 
 from scrapy_webclean.errors import NotHtml
 from scrapy_webclean.html.alphabets import decoding_fit
-from scrapy_webclean.text.language import guess_language
 
 #: Encodings tried strictly, in order, for pages that declare none, before the bytes are
 #: handed to the detector.
@@ -272,6 +271,8 @@ def _ascii_language(html: str) -> str | None:
     left out), which every 8-bit decoding of the page reads alike; None when they do not
     say one (too few, or a page in another script). Reads the first
     :data:`LANGUAGE_SNIFF_CHARS` characters of the page."""
+    from scrapy_webclean.text.language import guess_language  # (py3langid: on first use)
+
     text = _MARKUP_RE.sub(" ", html[:LANGUAGE_SNIFF_CHARS])
     words = " ".join(word for word in text.split() if word.isascii() and word.isalpha())
     language = guess_language(words, sample_bytes=LANGUAGE_SAMPLE_BYTES)
