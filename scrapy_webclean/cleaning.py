@@ -17,6 +17,7 @@ from lxml import etree
 from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.hints import looks_like_product
+from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
 from scrapy_webclean.extraction.lines import Line, build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.html.loader import (
@@ -65,6 +66,9 @@ class CleanOptions:
     explain: bool = False
     #: Keep the parsed page in ``CleanResult.page_model`` (for ``scrapy_webclean.report``).
     keep_page: bool = False
+    #: The trained keep/drop decision per line (``extraction.linemodel``); the default is
+    #: the model shipped with the package, None leaves the hand rules' verdicts.
+    line_model: LineDecider | None = field(default_factory=default_line_model)
 
 
 @lru_cache(maxsize=16)
@@ -255,7 +259,15 @@ def _extract(
         short = [line.units < SHORT_LINE_UNITS for line in lines]
         template_flags = template_model.template_flags(site, signatures, short)
     extraction = extract_main(
-        model, lines, classifier.noise_re, title, opts.extract, template_flags, url, product
+        model,
+        lines,
+        classifier.noise_re,
+        title,
+        opts.extract,
+        template_flags,
+        url,
+        product,
+        opts.line_model,
     )
     return extraction, signatures
 

@@ -41,6 +41,8 @@ from scrapy_webclean.extraction.hints import (
     looks_like_forum,
     node_hints,
 )
+from scrapy_webclean.extraction.linefeatures import RuleState, line_features
+from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.paths import path_similarity, path_threshold, tag_path
 from scrapy_webclean.extraction.tfidf import prune_scores
@@ -130,6 +132,7 @@ def extract_main(
     template_flags: Sequence[bool] | None = None,
     url: str | None = None,
     product: Callable[[], bool] | None = None,
+    line_model: LineDecider | None = None,
 ) -> Extraction:
     """Choose the main region of a page and the content lines in it.
 
@@ -137,6 +140,8 @@ def extract_main(
     recurs across the site's pages (``TemplateModel``): it then counts as boilerplate.
     ``product()`` says whether the page sells one product (``looks_like_product``): its
     customer reviews are then read as comments; it is called only when that matters.
+    ``line_model`` (``linemodel.LineModel``) makes the final keep/drop call per line from
+    the rules' verdicts and the lines' features (``linefeatures``).
     """
     opts = options or ExtractOptions()
     n = len(model)
@@ -250,6 +255,21 @@ def extract_main(
         _drop_repeated_lines(lines, kept, product)
     if forum and page_type == "article":
         page_type = "forum"
+    if line_model is not None:
+        rules = RuleState(
+            kept=kept,
+            metadata=metadata,
+            in_region=[in_region[line.node] == 1 for line in lines],
+            noisy=noisy,
+            drop_noisy=drop_noisy,
+            template=template_flags,
+            hints=hints,
+            scores=scores,
+            page_type="landing" if landing else page_type,
+        )
+        decided = line_model.decide(line_features(model, lines, rules), lines)
+        if decided is not None:
+            kept = decided
     return Extraction(lines, kept, region, scores, metadata, page_type)
 
 

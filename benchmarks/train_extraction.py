@@ -1,0 +1,410 @@
+"""Train the line model (``scrapy_webclean.extraction.linemodel``) on the dev sets, fold by
+fold, and print what it gives on the folds it was not trained on.
+
+Usage::
+
+    .venv/bin/python benchmarks/train_extraction.py ../shared/datasets/extract \\
+        [--sets scrapinghub,wcxb-dev,dragnet-gold,zh-news-silver] \\
+        [--models benchmarks/models] [--ship] [--cache /tmp/lines.pkl]
+
+1. Every page is cleaned by the hand rules alone (one stateful ``Cleaner`` per set, pages in
+   crawl order, so the template model's flags are what a crawl would see) while a recorder
+   keeps each line's features (``linefeatures``) and text.
+2. Labels come from aligning the gold text with the page's lines: a line is content when at
+   least half of its word trigrams (characters for Chinese; shorter n-grams for lines of
+   one or two words) occur in the gold text.
+3. For each fold ``k`` (``benchmarks/folds.py``: sites disjoint), gradient-boosted trees
+   (scikit-learn's ``HistGradientBoostingClassifier``) are trained on the other folds and
+   written to ``<models>/fold<k>.json``; the pages of fold ``k`` are then scored with the
+   lines that model keeps. The table compares the rules alone and the rules + model on
+   held-out folds only (token F1; WCXB's word F1 on WCXB; character F1 on Chinese).
+   ``benchmarks/extraction.py --models <models>`` runs the same models inside the cleaner.
+4. ``--ship`` trains once more on every fold and writes the package's model
+   (``scrapy_webclean/extraction/data/line_model.json``), then prints its most important
+   features (permutation importance on the training lines).
+
+Lines are weighted so that every page weighs the same and, within a page, a line by its
+share of the page's words: the metrics average pages, and a long paragraph matters more
+than a menu entry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import re
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# One thread for BLAS/OpenMP: the machine is shared and the trees need no more.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import numpy as np  # noqa: E402
+from datasets import Page, load_set  # noqa: E402
+from folds import FOLDS  # noqa: E402
+from metrics import char_f1, token_f1  # noqa: E402
+
+from scrapy_webclean import Cleaner, CleanOptions  # noqa: E402
+from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES  # noqa: E402
+from scrapy_webclean.extraction.linemodel import DEFAULT_MODEL_PATH, LineModel  # noqa: E402
+from scrapy_webclean.extraction.lines import Line  # noqa: E402
+
+DEFAULT_SETS = ("scrapinghub", "wcxb-dev", "dragnet-gold", "zh-news-silver")
+#: A line is content when at least this share of its n-grams is in the gold text.
+LABEL_COVERAGE = 0.5
+_WORD_RE = re.compile(r"\w+", re.UNICODE)
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+class Recorder:
+    """A ``LineDecider`` that keeps the rules' verdicts and records the last page's rows."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[float]] = []
+        self.texts: list[str] = []
+
+    def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line]) -> None:
+        self.rows = [list(row) for row in rows]
+        self.texts = [line.text for line in lines]
+
+
+@dataclass(slots=True)
+class PageLines:
+    """One page's lines: features, labels, weights and what is needed to score a text."""
+
+    set_name: str
+    page_id: str
+    fold: int
+    page_type: str
+    language: str
+    truth: str
+    texts: list[str]
+    x: np.ndarray
+    y: np.ndarray
+    w: np.ndarray
+
+
+def units(text: str, chinese: bool) -> list[str]:
+    """The words of a text, lower-cased (each CJK character is one)."""
+    if chinese:
+        return [c for c in text if not c.isspace()]
+    out: list[str] = []
+    for word in _WORD_RE.findall(text.lower()):
+        if _CJK_RE.search(word):
+            out.extend(word)
+        else:
+            out.append(word)
+    return out
+
+
+class Aligner:
+    """Which lines of a page the gold text holds (n-gram coverage)."""
+
+    def __init__(self, truth: str, chinese: bool) -> None:
+        self.chinese = chinese
+        words = units(truth, chinese)
+        self.size = 4 if chinese else 3
+        self.grams = [
+            {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+            for n in range(1, self.size + 1)
+        ]
+
+    def coverage(self, text: str) -> float:
+        words = units(text, self.chinese)
+        if not words:
+            return 0.0
+        n = min(self.size, len(words))
+        grams = self.grams[n - 1]
+        total = len(words) - n + 1
+        hit = sum(tuple(words[i : i + n]) in grams for i in range(total))
+        return hit / total
+
+
+def collect(data: Path, sets: Sequence[str]) -> list[PageLines]:
+    """Clean every page with the rules alone, recording each line's features and label."""
+    pages: list[PageLines] = []
+    for name in sets:
+        dataset = load_set(data, name)
+        recorder = Recorder()
+        cleaner = Cleaner(CleanOptions(line_model=recorder))
+        started = time.monotonic()
+        for page in dataset.pages:
+            if page.truth is None:
+                continue
+            recorder.rows, recorder.texts = [], []
+            try:
+                cleaner.clean(page.html, page.url)
+            except Exception:  # a page the cleaner refuses has no lines
+                continue
+            pages.append(_page_lines(page, recorder))
+        print(
+            f"  {name}: {len(dataset.pages)} pages in {time.monotonic() - started:.0f} s",
+            file=sys.stderr,
+        )
+    return pages
+
+
+def _page_lines(page: Page, recorder: Recorder) -> PageLines:
+    chinese = page.language == "zh"
+    truth = page.truth or ""
+    aligner = Aligner(truth, chinese)
+    cover = [aligner.coverage(text) for text in recorder.texts]
+    sizes = np.asarray([max(1, len(units(t, chinese))) for t in recorder.texts], dtype=float)
+    weights = sizes / sizes.sum() if len(sizes) else sizes
+    return PageLines(
+        set_name=page.set_name,
+        page_id=page.id,
+        fold=page.fold,
+        page_type=page.page_type,
+        language=page.language,
+        truth=truth,
+        texts=recorder.texts,
+        x=np.asarray(recorder.rows, dtype=np.float64).reshape(-1, len(FEATURE_NAMES)),
+        y=np.asarray([c >= LABEL_COVERAGE for c in cover], dtype=np.int8),
+        w=weights,
+    )
+
+
+def wcxb_f1(prediction: str, truth: str) -> float:
+    """WCXB's metric for one page: word F1 over lower-cased ``\\w+`` tokens (multisets)."""
+    from collections import Counter
+
+    p = Counter(_WORD_RE.findall(prediction.lower()))
+    t = Counter(_WORD_RE.findall(truth.lower()))
+    if not p or not t:
+        return 1.0 if not p and not t else 0.0
+    shared = sum((p & t).values())
+    if shared == 0:
+        return 0.0
+    precision = shared / sum(p.values())
+    recall = shared / sum(t.values())
+    return 2 * precision * recall / (precision + recall)
+
+
+def score_page(page: PageLines, keep: Sequence[bool]) -> dict[str, float]:
+    """The page's figures for the lines ``keep`` keeps."""
+    text = "\n".join(t for t, k in zip(page.texts, keep, strict=False) if k)
+    if page.language == "zh":
+        prf = char_f1(text, page.truth)
+        return {"p": prf.precision, "r": prf.recall}
+    prf = token_f1(text, page.truth)
+    out = {"p": prf.precision, "r": prf.recall}
+    if page.set_name == "wcxb-dev":
+        out["wcxb"] = wcxb_f1(text, page.truth)
+    return out
+
+
+@dataclass(frozen=True)
+class Params:
+    max_iter: int = 150
+    learning_rate: float = 0.1
+    max_leaf_nodes: int = 15
+    max_depth: int = 5
+    min_samples_leaf: int = 50
+    l2: float = 1.0
+    threshold: float = 0.5
+
+
+def train(pages: Sequence[PageLines], params: Params) -> Any:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    x = np.concatenate([p.x for p in pages])
+    y = np.concatenate([p.y for p in pages])
+    w = np.concatenate([p.w for p in pages])
+    model = HistGradientBoostingClassifier(
+        max_iter=params.max_iter,
+        learning_rate=params.learning_rate,
+        max_leaf_nodes=params.max_leaf_nodes,
+        max_depth=params.max_depth,
+        min_samples_leaf=params.min_samples_leaf,
+        l2_regularization=params.l2,
+        early_stopping=False,
+        random_state=0,
+    )
+    model.fit(x, y, sample_weight=w * len(pages))
+    return model
+
+
+def export(model: Any, params: Params) -> dict[str, Any]:
+    """The trees as plain arrays (``LineModel``'s file format)."""
+    trees = []
+    depth = 0
+    for (predictor,) in model._predictors:
+        nodes = predictor.nodes
+        trees.append(
+            {
+                "feature": [int(f) for f in nodes["feature_idx"]],
+                "threshold": [float(t) for t in nodes["num_threshold"]],
+                "left": [
+                    -1 if leaf else int(i)
+                    for leaf, i in zip(nodes["is_leaf"], nodes["left"], strict=True)
+                ],
+                "right": [
+                    -1 if leaf else int(i)
+                    for leaf, i in zip(nodes["is_leaf"], nodes["right"], strict=True)
+                ],
+                "value": [round(float(v), 7) for v in nodes["value"]],
+            }
+        )
+        depth = max(depth, int(nodes["depth"].max()))
+    return {
+        "format": "webclean-line-trees-1",
+        "features": list(FEATURE_NAMES),
+        "threshold": params.threshold,
+        "base": float(np.ravel(model._baseline_prediction)[0]),
+        "depth": depth,
+        "trees": trees,
+    }
+
+
+def report(results: list[dict[str, Any]]) -> None:
+    """Per set (and WCXB type), the rules alone vs rules + model, held-out folds only."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        groups.setdefault(r["set"], []).append(r)
+        if r["set"] == "wcxb-dev":
+            groups.setdefault(f"wcxb:{r['type']}", []).append(r)
+    print("| set | pages | rules F1 | model F1 | rules WCXB | model WCXB |")
+    print("|---|---|---|---|---|---|")
+    for name, rows in groups.items():
+
+        def mean(key: str, rows: list[dict[str, Any]] = rows) -> str:
+            values = [r[key] for r in rows if key in r]
+            return f"{statistics.fmean(values):.4f}" if values else "-"
+
+        # F1 as the benchmark computes it: harmonic mean of averaged P and R
+        def f1(prefix: str, rows: list[dict[str, Any]] = rows) -> str:
+            precisions = [r[f"{prefix}_p"] for r in rows if r[f"{prefix}_p"] is not None]
+            p = statistics.fmean(precisions) if precisions else 0.0
+            recalls = [r[f"{prefix}_r"] for r in rows if r[f"{prefix}_r"] is not None]
+            rr = statistics.fmean(recalls) if recalls else 0.0
+            return f"{2 * p * rr / (p + rr):.4f}" if p + rr else "0"
+
+        print(
+            f"| {name} | {len(rows)} | {f1('rules')} | {f1('model')} | "
+            f"{mean('rules_wcxb')} | {mean('model_wcxb')} |"
+        )
+
+
+def cross_validate(
+    pages: list[PageLines], params: Params, models_dir: Path | None
+) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
+    for fold in range(FOLDS):
+        train_pages = [p for p in pages if p.fold != fold]
+        test_pages = [p for p in pages if p.fold == fold]
+        model = train(train_pages, params)
+        spec = export(model, params)
+        if models_dir is not None:
+            models_dir.mkdir(parents=True, exist_ok=True)
+            (models_dir / f"fold{fold}.json").write_text(json.dumps(spec), encoding="utf-8")
+        line_model = LineModel(spec)
+        for page in test_pages:
+            if not len(page.texts):
+                continue
+            rules = score_page(page, [bool(v) for v in page.x[:, 0]])
+            keep = line_model.decide(page.x)
+            ours = score_page(page, keep)
+            row: dict[str, Any] = {
+                "set": page.set_name,
+                "type": page.page_type,
+                "id": page.page_id,
+                "fold": fold,
+            }
+            row.update({f"rules_{k}": v for k, v in rules.items()})
+            row.update({f"model_{k}": v for k, v in ours.items()})
+            results.append(row)
+        print(f"  fold {fold}: {len(test_pages)} held-out pages", file=sys.stderr)
+    return results
+
+
+def importance(model: Any, pages: Sequence[PageLines], top: int = 12) -> list[tuple[str, float]]:
+    """Permutation importance (drop of weighted accuracy) on a sample of training lines."""
+    rng = np.random.default_rng(0)
+    x = np.concatenate([p.x for p in pages])
+    y = np.concatenate([p.y for p in pages])
+    w = np.concatenate([p.w for p in pages])
+    take = rng.choice(len(y), size=min(len(y), 60_000), replace=False)
+    x, y, w = x[take], y[take], w[take]
+
+    def accuracy(data: np.ndarray) -> float:
+        return float(np.average(model.predict(data) == y, weights=w))
+
+    base = accuracy(x)
+    out = []
+    for j, name in enumerate(FEATURE_NAMES):
+        shuffled = x.copy()
+        shuffled[:, j] = rng.permutation(shuffled[:, j])
+        out.append((name, base - accuracy(shuffled)))
+    return sorted(out, key=lambda item: -item[1])[:top]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", type=Path, help="the datasets' extract/ folder")
+    parser.add_argument("--sets", default=",".join(DEFAULT_SETS))
+    parser.add_argument("--models", type=Path, default=ROOT / "benchmarks" / "models")
+    parser.add_argument("--cache", type=Path, default=None, help="features cache (pickle)")
+    parser.add_argument("--ship", action="store_true", help="write the package's model")
+    parser.add_argument("--max-iter", type=int, default=Params.max_iter)
+    parser.add_argument("--leaves", type=int, default=Params.max_leaf_nodes)
+    parser.add_argument("--depth", type=int, default=Params.max_depth)
+    parser.add_argument("--lr", type=float, default=Params.learning_rate)
+    parser.add_argument("--threshold", type=float, default=Params.threshold)
+    parser.add_argument("--min-leaf", type=int, default=Params.min_samples_leaf)
+    parser.add_argument("--no-cv", action="store_true")
+    args = parser.parse_args(argv)
+    params = Params(
+        max_iter=args.max_iter,
+        learning_rate=args.lr,
+        max_leaf_nodes=args.leaves,
+        max_depth=args.depth,
+        min_samples_leaf=args.min_leaf,
+        threshold=args.threshold,
+    )
+    sets = [s for s in args.sets.split(",") if s]
+    if args.cache is not None and args.cache.exists():
+        with args.cache.open("rb") as handle:
+            pages: list[PageLines] = pickle.load(handle)  # our own cache file, made below
+    else:
+        pages = collect(args.data, sets)
+        if args.cache is not None:
+            with args.cache.open("wb") as handle:
+                pickle.dump(pages, handle)
+    pages = [p for p in pages if p.set_name in sets]
+    lines = sum(len(p.texts) for p in pages)
+    positive = sum(int(p.y.sum()) for p in pages)
+    print(f"{len(pages)} pages, {lines} lines, {positive} labelled content", file=sys.stderr)
+    if not args.no_cv:
+        results = cross_validate(pages, params, args.models)
+        print(f"\nHeld-out folds ({FOLDS}, sites disjoint), {params}:\n")
+        report(results)
+    if args.ship:
+        model = train(pages, params)
+        spec = export(model, params)
+        DEFAULT_MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
+        DEFAULT_MODEL_PATH.write_text(json.dumps(spec, separators=(",", ":")), encoding="utf-8")
+        check = LineModel(spec).probabilities(pages[0].x)
+        expected = model.predict_proba(pages[0].x)[:, 1]
+        assert np.allclose(check, expected, atol=1e-6), "exported trees disagree"
+        print(f"\nwrote {DEFAULT_MODEL_PATH} ({DEFAULT_MODEL_PATH.stat().st_size:,} bytes)")
+        print("\nMost important features (permutation, weighted line accuracy):\n")
+        for name, drop in importance(model, pages):
+            print(f"- {name}: {drop:+.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
