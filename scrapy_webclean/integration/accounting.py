@@ -59,6 +59,21 @@ def slowest_pages(crawler: Crawler) -> list[tuple[float, str]]:
     return sorted(pipeline.slowest, reverse=True) if pipeline is not None else []
 
 
+def flush_feeds(crawler: Crawler) -> None:
+    """Hand what Scrapy's feeds wrote so far to the operating system: their files are
+    buffered, and a SIGKILL would lose what waits in the buffer."""
+    from scrapy.extensions.feedexport import FeedExporter
+
+    feeds = crawler.get_extension(FeedExporter)
+    for slot in getattr(feeds, "slots", ()):
+        file = getattr(slot, "file", None)
+        if file is not None and not getattr(file, "closed", True):
+            try:
+                file.flush()
+            except (OSError, ValueError) as exc:  # the feed reports its own errors
+                logger.debug("webclean: flushing a feed failed: %s", exc)
+
+
 class WebcleanDrop(DropItem):
     """An item dropped by a webclean pipeline, with its reason (and earlier copy); logged
     at ``log_level`` (INFO by default) in one line, without the item."""
@@ -142,7 +157,6 @@ class ItemAccounting:
         # passed on (a resumed crawl does not export it again): it must not wait in a
         # feed's write buffer, where a kill would lose it.
         self._flush_feeds = get_setting(settings, "WEBCLEAN_STATE") in ("jobdir", "redis")
-        self._feeds: Any = None
         crawler.signals.connect(self.engine_started, signal=signals.engine_started)
         crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(self.item_error, signal=signals.item_error)
@@ -209,7 +223,7 @@ class ItemAccounting:
         """After the feeds: exported, unless a feed exporter failed on this item."""
         errors, self._feed_errors.pending = self._feed_errors.pending, []
         if self._flush_feeds:
-            self._flush_feed_files()
+            flush_feeds(self.crawler)
         if not errors:
             self.stats.inc_value(EXPORTED)
             return
@@ -222,21 +236,6 @@ class ItemAccounting:
         )
         self._write({"url": url, "reason": "feed_error", "duplicate_of": None,
                      "message": "; ".join(errors)})  # fmt: skip
-
-    def _flush_feed_files(self) -> None:
-        """Hand what the feeds wrote to the operating system (a SIGKILL then loses none
-        of it; the feed files of Scrapy's ``FeedExporter`` are buffered)."""
-        if self._feeds is None:
-            from scrapy.extensions.feedexport import FeedExporter
-
-            self._feeds = self.crawler.get_extension(FeedExporter) or False
-        for slot in getattr(self._feeds, "slots", ()):
-            file = getattr(slot, "file", None)
-            if file is not None and not getattr(file, "closed", True):
-                try:
-                    file.flush()
-                except (OSError, ValueError) as exc:  # the feed reports its own errors
-                    logger.debug("webclean: flushing a feed failed: %s", exc)
 
     def item_dropped(self, item: Any, exception: BaseException, **_: Any) -> None:
         if isinstance(exception, WebcleanDrop):

@@ -13,14 +13,19 @@ items that arrived while the previous batch was out), so the reactor never waits
 If Redis stays away longer than ``WEBCLEAN_STATE_RETRY_SECONDS``, the waiting items are
 passed on unchecked, counted under ``webclean/dedup/unchecked``: none is lost.
 
-Crawls that stop and resume: with ``WEBCLEAN_STATE = "jobdir"`` an item waits for the
-commit of its check (a batched write-ahead, see ``CrawlState.committed``), so what a crawl
-killed with SIGKILL passed on is in the index when it is resumed. A page met again (the
-resumed crawl fetches again what the killed one had not saved as seen) whose text is in the
-index under its own URL is dropped as ``seen_before`` (``webclean/dedup/seen_before``),
-whatever the policy: it was passed on before, and is not exported twice. Every item's URL
-is claimed too (``dd:pages`` in the state), so an item without text (nothing to compare)
-or whose text changed is not passed on twice either.
+Crawls killed and resumed (the 'jobdir' and 'redis' states): Scrapy keeps no record of
+what it fetched when it is killed, so the resumed crawl fetches pages again. Each item's
+URL is claimed in the state with its check (``dd:pages``), and with ``jobdir`` the item
+waits for the commit of both (a batched write-ahead, see ``CrawlState.committed``) before
+it goes on. Once Scrapy reports it scraped (its feeds wrote it; they are flushed first),
+its URL is marked exported (``dd:done``, committed at once with ``jobdir``). A page met
+again whose URL is marked exported is dropped as ``seen_before``
+(``webclean/dedup/seen_before``), whatever the policy: it is in an earlier run's feed. One
+whose URL was claimed but never marked (killed between the check and the feed) is checked
+again, its own earlier record not counting as an earlier copy: it is exported now. Either
+way a page is exported once across the runs, an item without text (nothing to compare)
+too; only a kill in the microseconds between a feed's flush and the mark's commit can
+export one twice.
 
 Pages cleaned without their site's template (Redis away while they were cleaned:
 ``CrawlState.cleaned_without_template``) can still hold the site's navigation and
@@ -35,7 +40,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, MutableMapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from itemadapter import ItemAdapter
@@ -47,7 +52,7 @@ from twisted.internet.threads import deferToThreadPool
 
 from scrapy_webclean.dedup import DedupOptions, NearDuplicateIndex
 from scrapy_webclean.dedup.index import Match
-from scrapy_webclean.integration.accounting import WebcleanDrop
+from scrapy_webclean.integration.accounting import WebcleanDrop, flush_feeds
 from scrapy_webclean.integration.pipelines import output_format
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
@@ -67,8 +72,11 @@ PREFIX = "webclean/dedup"
 #: Page types compared for near copies; the others (hub and list pages, pages without
 #: main text) only for exact copies: two lists sharing teasers are two pages.
 NEAR_PAGE_TYPES = frozenset(("article", "forum"))
-#: The state's table of the URLs of items without text passed on (values, by URL hash).
-PAGES_TABLE = "dd:pages"
+#: The state's tables of the URLs of items checked, and of those exported (values, by
+#: a hash of the URL: ``state.stores.url_key``).
+PAGES_TABLE, DONE_TABLE = "dd:pages", "dd:done"
+#: What an earlier item of a URL became: none met, checked (never marked exported), exported.
+NEW, CHECKED, EXPORTED = "new", "checked", "exported"
 
 
 class DedupPipeline:
@@ -102,6 +110,8 @@ class DedupPipeline:
         assert crawler.stats is not None
         self.stats: StatsCollector = crawler.stats
         self._seen = 0
+        self.crawler = crawler
+        self._marks: list[int] = []  # URL keys scraped, to be marked exported (Redis)
         crawler.signals.connect(self._log_summary, signal=signals.spider_closed)
 
     @classmethod
@@ -130,9 +140,9 @@ class DedupPipeline:
             return item
         try:
             if self.batcher is None:
-                ((seen, match),) = self.check_pages([page])
+                ((before, match),) = self.check_pages([page])
             else:
-                seen, match = await maybe_deferred_to_future(self.batcher.check(page))
+                before, match = await maybe_deferred_to_future(self.batcher.check(page))
         except StateUnavailable as exc:
             self.stats.inc_value(f"{PREFIX}/unchecked/state_unavailable")
             logger.error("webclean dedup: %s not checked for copies: %s", page.key, exc)
@@ -141,19 +151,22 @@ class DedupPipeline:
             committed = self.state.committed()
             if committed is not None:  # the check's claims are on disk before the item goes
                 await maybe_deferred_to_future(committed)
-        if seen:
-            self._seen_before(page.key, "an item of this URL")
+        if before == EXPORTED:
+            self._seen_before(page.key)
         if page.text is None:
             self.stats.inc_value(f"{PREFIX}/skipped/no_text")
             return item
         key = page.key
         blind = self.state.cleaned_without_template(key)
+        if before == CHECKED and match is not None and key in (match.key, match.nearest):
+            # Its own record, from a run killed before the item reached the feed.
+            self.stats.inc_value(f"{PREFIX}/checked_again")
+            # The first copy then: exported now; else a copy of match.key (its own record
+            # names it): still one.
+            match = None if match.key == key else replace(match, nearest=match.key)
         if match is None:
             self.stats.inc_value(f"{PREFIX}/unique")
             return item
-        if key in (match.key, match.nearest):
-            # Its own text, under its own URL: this page was passed on before.
-            self._seen_before(key, "its text, under this URL")
         if blind and page.exact_only:
             # A hub or list page cleaned without its site's template: its text may be the
             # site's sidebars and menus, which every such page shares.
@@ -185,33 +198,89 @@ class DedupPipeline:
             adapter[self.mark_field] = match.key
         return item
 
-    def check_pages(self, pages: Sequence[_Page]) -> list[tuple[bool, Match | None]]:
-        """For each page, in order: whether an item of its URL was passed on before (its
-        URL claimed in ``dd:pages``; the 'jobdir' and 'redis' states only), else its
-        earlier copy, if any (texts are added to the index). With Redis, called in the
-        state's worker thread: the claims are one round trip for the batch."""
-        seen = [False] * len(pages)
+    def check_pages(self, pages: Sequence[_Page]) -> list[_Result]:
+        """For each page, in order: what an earlier item of its URL became (``NEW``: none;
+        ``CHECKED``: checked, never marked exported; ``EXPORTED``), its URL claimed (in the
+        'jobdir' and 'redis' states only); and, unless it was exported, its earlier copy,
+        if any (texts are added to the index). With Redis, called in the state's worker
+        thread: the claims and marks are one round trip for the batch."""
+        before = [NEW] * len(pages)
         backend = self.state.dedup_backend()
         claimed = [i for i, page in enumerate(pages) if page.url is not None]
         if backend is not None and claimed:
-            helds = backend.run(
-                [("claim", PAGES_TABLE, url_key(pages[i].url or ""), b"1") for i in claimed]
+            keys = [url_key(pages[i].url or "") for i in claimed]
+            *helds, done = backend.run(
+                [("claim", PAGES_TABLE, key, b"1") for key in keys]
+                + [("get_values", DONE_TABLE, keys)]
             )
-            for i, held in zip(claimed, helds, strict=True):
-                seen[i] = held is not None
-        results: list[tuple[bool, Match | None]] = [(was, None) for was in seen]
-        todo = [i for i, page in enumerate(pages) if not seen[i] and page.text is not None]
+            for i, held, mark in zip(claimed, helds, done, strict=True):
+                before[i] = EXPORTED if mark is not None else CHECKED if held else NEW
+        results: list[_Result] = [(was, None) for was in before]
+        todo = [
+            i for i, page in enumerate(pages) if before[i] != EXPORTED and page.text is not None
+        ]
         if todo:
             checks = [(pages[i].key, pages[i].text or "", pages[i].exact_only) for i in todo]
             for i, match in zip(todo, self.index.check_many(checks), strict=True):
-                results[i] = (False, match)
+                results[i] = (before[i], match)
         return results
 
-    def _seen_before(self, url: str, why: str) -> NoReturn:
+    def open_spider(self, spider: Any = None) -> None:
+        # Connected now, after the feeds' own handler: an item is marked exported once
+        # they wrote it.
+        if self.state.dedup_backend() is not None:
+            self.crawler.signals.connect(self._exported, signal=signals.item_scraped)
+
+    def _exported(self, item: Any, **_: Any) -> None:
+        """Mark the item's URL exported (see the module docstring): with ``jobdir``
+        committed at once, after the feeds' buffers are flushed; with Redis, the marks of
+        the items scraped meanwhile are sent in one round trip from the state's thread."""
+        try:
+            url = ItemAdapter(item).get(self.url_field)
+        except TypeError:  # not an item type itemadapter knows
+            return
+        backend = self.state.dedup_backend()
+        if not isinstance(url, str) or backend is None:
+            return
+        flush_feeds(self.crawler)
+        if not self.state.remote:
+            backend.claim(DONE_TABLE, url_key(url), b"1")
+            backend.flush()
+            return
+        self._marks.append(url_key(url))
+        if len(self._marks) == 1:
+            from twisted.internet import reactor
+
+            clock: Any = reactor
+            clock.callLater(0.01, self._send_marks)
+
+    def close_spider(self, spider: Any = None) -> None:
+        self._send_marks()  # the last marks, before the state's thread stops
+
+    def _send_marks(self) -> None:
+        marks, self._marks = self._marks, []
+        backend = self.state.dedup_backend()
+        if not marks or backend is None:
+            return
+        from twisted.internet import reactor
+
+        ops = [("claim", DONE_TABLE, key, b"1") for key in marks]
+        sent = deferToThreadPool(reactor, self.state.worker(), backend.run, ops)
+        sent.addErrback(
+            lambda failure: logger.error(
+                "webclean dedup: %d pages not marked exported (a resumed crawl may export "
+                "them again): %s",
+                len(marks),
+                failure.getErrorMessage(),
+            )
+        )
+
+    def _seen_before(self, url: str) -> NoReturn:
         self.stats.inc_value(f"{PREFIX}/seen_before")
         self.stats.inc_value("webclean/items/dropped/seen_before")
         raise WebcleanDrop(
-            f"webclean: {url} was passed on before ({why}): not exported twice",
+            f"webclean: {url} was exported before (by this crawl or the run it resumes): "
+            "not exported twice",
             "seen_before",
             url,
             url,
@@ -253,7 +322,7 @@ class _Page:
     exact_only: bool
 
 
-_Result = tuple[bool, Match | None]
+_Result = tuple[str, Match | None]
 
 
 class _Batcher:
