@@ -6,8 +6,11 @@ Suffix List, its private section included (``alice.github.io`` and ``bob.github.
 two sites, as are two blogs on blogspot.com or two buckets of an S3 host), plus the blog
 platforms of :data:`SHARED_PLATFORM_SUFFIXES` that the list does not name. Templates
 (``extraction/template.py``), image statistics and anchor-text entropy (``ads/``) and the
-worker a page goes to are all kept per site. The list is ``tldextract``'s bundled snapshot,
-read from the package: never fetched from the network, nothing cached on disk.
+worker a page goes to are all kept per site. Whether an image is a *third party's* is
+another question, answered by :func:`same_party`: a blog's images on its platform's image
+host (``1.bp.blogspot.com`` for ``alice.blogspot.com``) are its own. The list is
+``tldextract``'s bundled snapshot, read from the package: never fetched from the network,
+nothing cached on disk.
 """
 
 from __future__ import annotations
@@ -36,18 +39,20 @@ SHARED_PLATFORM_SUFFIXES: tuple[str, ...] = (
 )
 
 
-@lru_cache(maxsize=1)
-def _extractor() -> tldextract.TLDExtract:
+@lru_cache(maxsize=2)
+def _extractor(private: bool = True) -> tldextract.TLDExtract:
     """tldextract on its bundled snapshot only: no suffix-list URL to fetch, no cache
-    directory to write. Made on first use (importing tldextract takes about 0.1 s; the
-    list is read on the first lookup)."""
+    directory to write. With ``private``, the list's private section and
+    :data:`SHARED_PLATFORM_SUFFIXES` count (sites); without, the ICANN section alone
+    (organisations). Made on first use (importing tldextract takes about 0.1 s; the list
+    is read on the first lookup)."""
     import tldextract
 
     return tldextract.TLDExtract(
         suffix_list_urls=(),
         cache_dir=None,
-        include_psl_private_domains=True,
-        extra_suffixes=SHARED_PLATFORM_SUFFIXES,
+        include_psl_private_domains=private,
+        extra_suffixes=SHARED_PLATFORM_SUFFIXES if private else (),
     )
 
 
@@ -70,10 +75,23 @@ def registrable_domain(host: str) -> str:
     An IP address, a single-label host (``localhost``) and a host that is itself a public
     suffix (``github.io``) are their own site, returned whole (lower case, without
     ``www.``); '' stays ''."""
+    return _registrable(host, private=True)
+
+
+@lru_cache(maxsize=8192)
+def organization_domain(host: str) -> str:
+    """The domain of the organisation that runs a host: its registrable domain by the
+    ICANN section of the Public Suffix List alone (``alice.blogspot.com`` and
+    ``1.bp.blogspot.com`` -> ``blogspot.com``). Not a site: two blogs of one platform are
+    two sites of one organisation. Same rules as :func:`registrable_domain` otherwise."""
+    return _registrable(host, private=False)
+
+
+def _registrable(host: str, private: bool) -> str:
     host = host.lower().rstrip(".")
     if not host or _is_ip(host):
         return host
-    parts = _extractor()(host)
+    parts = _extractor(private)(host)
     if parts.domain and parts.suffix:
         return f"{parts.domain}.{parts.suffix}"
     return host[4:] if host.startswith("www.") else host
@@ -90,13 +108,19 @@ def site_key(url: str | None) -> str:
     return registrable_domain(host_of(url))
 
 
-def same_site(host: str, site: str) -> bool:
-    """True when ``host`` belongs to ``site`` (a site or a host of it): a sibling
-    subdomain counts (``graphics8.nytimes.com`` on ``nytimes.com``); a neighbour on a
-    shared platform does not (``bob.github.io`` on ``alice.github.io``)."""
+def same_party(host: str, site: str) -> bool:
+    """True when ``host`` serves ``site`` (a site or a host of it) as a first party: it is
+    of the site (``graphics8.nytimes.com`` on ``nytimes.com``) or of the organisation that
+    hosts the site (``1.bp.blogspot.com``, Blogger's image host, on ``alice.blogspot.com``).
+    For telling third-party images and links from the site's own; ``alice.github.io`` and
+    ``bob.github.io`` are two sites but not third parties to each other."""
     if not host or not site:
         return False
-    return host == site or registrable_domain(host) == registrable_domain(site)
+    return (
+        host == site
+        or registrable_domain(host) == registrable_domain(site)
+        or organization_domain(host) == organization_domain(site)
+    )
 
 
 def _is_ip(host: str) -> bool:

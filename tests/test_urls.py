@@ -20,9 +20,10 @@ from scrapy_webclean.urls import (
     host_of,
     is_site_root,
     normalize_image_url,
+    organization_domain,
     registrable_domain,
     resolve_base,
-    same_site,
+    same_party,
     site_key,
     site_of,
 )
@@ -80,12 +81,23 @@ def test_neighbours_on_a_shared_host_are_different_sites() -> None:
         ("https://one.s3.amazonaws.com/x", "https://two.s3.amazonaws.com/x"),
     ]:
         assert site_of(first) != site_of(second)
-        assert not same_site(host_of(first), site_key(second))
+        # (two tenants of one platform: two sites, one organisation)
+        assert organization_domain(host_of(first)) == organization_domain(host_of(second))
     # while subdomains of one registered name are one site
     assert site_of("https://news.example.co.uk/") == site_of("https://img.example.co.uk/")
-    assert same_site("graphics8.nytimes.com", "nytimes.com")
-    assert same_site("img.example.co.uk", "news.example.co.uk")
-    assert not same_site("", "example.com") and not same_site("example.com", "")
+
+
+def test_first_and_third_parties() -> None:
+    assert same_party("graphics8.nytimes.com", "nytimes.com")
+    assert same_party("img.example.co.uk", "news.example.co.uk")
+    # a blog's images on its platform's image host are its own, not a third party's
+    assert same_party("1.bp.blogspot.com", "alice.blogspot.com")
+    assert same_party("alice.files.wordpress.com", "alice.wordpress.com")
+    assert not same_party("cdn.partner-media.net", "example.com")
+    assert not same_party("ad.doubleclick.net", "alice.blogspot.com")
+    assert not same_party("", "example.com") and not same_party("example.com", "")
+    assert organization_domain("alice.blogspot.com") == "blogspot.com"
+    assert organization_domain("bucket.s3.amazonaws.com") == "amazonaws.com"
 
 
 def test_registrable_domain_of_hosts() -> None:

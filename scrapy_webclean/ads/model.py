@@ -43,7 +43,7 @@ from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
 from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.text.stopwords import all_stopwords
-from scrapy_webclean.urls import host_of, normalize_image_url, same_site, site_key
+from scrapy_webclean.urls import host_of, normalize_image_url, same_party, site_key
 
 Kind = Literal["ad", "template", "content"]
 
@@ -251,7 +251,7 @@ class AdImageModel:
         # Everything the verdict may need from the site's statistics, in one read (one
         # round trip when they live in Redis).
         img_host = host_of(img_src) if score > 0 else ""
-        ask_host = bool(img_host) and not same_site(img_host, site)
+        ask_host = bool(img_host) and not same_party(img_host, site)
         gets: list[tuple[str, Sequence[str]]] = [*UrlRedundancyModel.reads(key), (_MAIN, (key,))]
         gets += AnchorEntropyModel.reads(words)
         if ask_host:
@@ -320,8 +320,8 @@ class AdImageModel:
         if (
             site
             and img_host
-            and not same_site(img_host, site)
-            and (not link_host or not same_site(link_host, site))
+            and not same_party(img_host, site)
+            and (not link_host or not same_party(link_host, site))
         ):
             reasons.append("third_party")
             score += opts.third_party_weight
