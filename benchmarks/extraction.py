@@ -5,7 +5,8 @@ Usage::
     .venv/bin/python benchmarks/extraction.py ../shared/datasets/extract \\
         [--models DIR] [--sets scrapinghub,wcxb-dev,dragnet-gold,...] \\
         [--extractors ours,ours-heldin,trafilatura,...] [--limit N] \\
-        [--json results.json] [--per-page out.jsonl] [--take-turns]
+        [--json results.json] [--per-page out.jsonl] [--peers-from earlier.jsonl] \\
+        [--take-turns]
 
 The argument is the ``extract/`` folder of the shared datasets (its README defines the data
 formats and the metrics); the sets are read by ``benchmarks/datasets.py`` and nothing of
@@ -97,7 +98,12 @@ held-in and rules-only figures).
 ``domain``, ``fold``, ``page_type``, ``url``, ``scored`` and ``extractors``, a map from
 extractor to ``ms``, ``chars``, ``empty``, ``error`` and, on scored pages, ``token_p``,
 ``token_r``, ``token_f1``, ``wcxb_f1`` (and ``char_p``, ``char_r``, ``char_f1`` on Chinese
-sets). ``--json FILE`` writes every aggregate.
+sets). ``--json FILE`` writes every aggregate. ``--peers-from FILE`` reads the peers (every
+extractor of an earlier run's ``--per-page`` file that is not ``ours*`` and not named by
+``--extractors``) from that file instead of running them, so that a change to ``ours`` can be
+judged in a few minutes against the peers' figures; their CPU times are that run's (each set's
+notes say so), so the time targets are only checked properly in a run of everything, and the
+new ``--per-page`` file carries those stored records on.
 """
 
 from __future__ import annotations
@@ -1211,6 +1217,56 @@ def per_page_records(
     return records
 
 
+def _stored_prf(entry: dict[str, Any], prefix: str) -> PRF | None:
+    if f"{prefix}_f1" not in entry:
+        return None
+    return PRF(entry.get(f"{prefix}_p"), entry.get(f"{prefix}_r"), entry[f"{prefix}_f1"])
+
+
+def stored_results(
+    path: Path, dataset: Dataset, skip: Iterable[str]
+) -> tuple[dict[str, list[PageResult]], list[str]]:
+    """The peers' results on ``dataset`` from an earlier run's ``--per-page`` file: every
+    extractor there that is not ours and not in ``skip``, when it has every page of the
+    set; returns them and the names left out (pages missing)."""
+    wanted = {(p.set_name, p.id) for p in dataset.pages}
+    records: dict[str, dict[str, Any]] = {}
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if (rec.get("set"), rec.get("id")) in wanted:
+                records[rec["id"]] = rec
+    names: list[str] = []
+    for rec in records.values():
+        names += [n for n in rec["extractors"] if n not in names]
+    skipped = set(skip)
+    found: dict[str, list[PageResult]] = {}
+    missing: list[str] = []
+    for name in names:
+        if is_ours(name) or name in skipped:
+            continue
+        entries = [records.get(p.id, {}).get("extractors", {}).get(name) for p in dataset.pages]
+        if any(e is None for e in entries):
+            missing.append(name)
+            continue
+        found[name] = [
+            PageResult(
+                page,
+                name,
+                float(e["ms"]),
+                int(e["chars"]),
+                bool(e["empty"]),
+                e.get("error"),
+                _stored_prf(e, "token"),
+                PRF(None, None, e["wcxb_f1"]) if "wcxb_f1" in e else None,
+                _stored_prf(e, "char"),
+            )
+            for page, e in zip(dataset.pages, entries, strict=True)
+            if e is not None
+        ]
+    return found, missing
+
+
 def _git_state() -> str:
     """HEAD of the repository this script lives in, and whether the package has local edits."""
     import subprocess
@@ -1279,6 +1335,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--per-page", type=Path, default=None, help="JSON lines, one per page and set"
     )
     parser.add_argument(
+        "--peers-from",
+        type=Path,
+        default=None,
+        help="an earlier run's --per-page file: the peers in it that --extractors does not "
+        "name are read from it instead of run (their CPU times are that run's)",
+    )
+    parser.add_argument(
         "--take-turns",
         action="store_true",
         help="extractors take turns page by page (colder caches) instead of one set each",
@@ -1342,6 +1405,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             htmls = [peer_html(p.body) for p in dataset.pages]
             dataset.notes.extend(data_notes(dataset))
             results = run_extractors(names, dataset, htmls, log, args.take_turns, setup)
+            if args.peers_from is not None and dataset.has_truth:
+                stored, missing = stored_results(args.peers_from, dataset, names)
+                results.update(stored)
+                if stored:
+                    dataset.notes.append(
+                        f"{', '.join(stored)} read from {args.peers_from} (an earlier run: "
+                        "their CPU times and ratios are from that run)"
+                    )
+                if missing:
+                    dataset.notes.append(
+                        f"{', '.join(missing)} in {args.peers_from} without every page: left out"
+                    )
             if per_page_fh is not None:
                 for rec in per_page_records(dataset, results):
                     per_page_fh.write(json.dumps(rec, ensure_ascii=False))
