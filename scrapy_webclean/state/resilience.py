@@ -5,9 +5,9 @@ Two wrappers around a remote :class:`~scrapy_webclean.state.backend.StateBackend
 * :class:`Retrying` is for work that must not go on without the store (the near-duplicate
   check: skipping it could export a page twice). It runs in a worker thread, never on the
   reactor, and retries with exponential back-off (0.5 s, 1 s, 2 s ... at most
-  ``max_backoff``), logging each failure, for up to ``give_up_after`` seconds (at most
-  ``stopping_give_up_after`` once ``stopping()`` says the crawl is stopping, so a Ctrl-C
-  is not held up for minutes); then it raises :class:`StateUnavailable` and the caller
+  ``max_backoff``), logging each failure, for up to ``give_up_after`` seconds (and no
+  longer than ``stopping_give_up_after`` after ``stopping()`` first says the crawl is
+  stopping, for all calls together, so a Ctrl-C is not held up for minutes); then it raises :class:`StateUnavailable` and the caller
   decides (the dedup pipeline passes the item on, marked unchecked and counted).
 * :class:`Lenient` is for learning that can pause (image-link statistics, site templates,
   called on the reactor): it never waits. While the store is down, reads see an empty
@@ -119,20 +119,35 @@ class Retrying(_Wrapper):
         #: Set by :meth:`stop`: a back-off in progress ends at once.
         self._stop = threading.Event()
         self._sleep = sleep if sleep is not None else self._stop.wait
+        self._stopping_since: float | None = None
         #: Failed attempts so far (all calls).
         self.failures = 0
 
     def stop(self) -> None:
-        """Wake a call waiting in its back-off: it tries once more, then gives up."""
+        """Wake a call waiting in its back-off: it gives up."""
         self._stop.set()
 
-    def _limit(self) -> float:
-        """How long a call may wait for the store (seconds)."""
-        if self._stop.is_set():
-            return 0.0
-        if self._stopping is not None and self._stopping():
-            return min(self.give_up_after, self.stopping_give_up_after)
-        return self.give_up_after
+    def _given_up(self, started: float) -> bool:
+        """Whether a call that started at ``started`` waited long enough: past
+        ``give_up_after``, or ``stopping_give_up_after`` past the moment the crawl was
+        first seen stopping (for every call from then on, not each anew), or stopped."""
+        now = time.monotonic()
+        if self._stop.is_set() or now - started >= self.give_up_after:
+            return True
+        if self._stopping is None or not self._stopping():
+            return False
+        if self._stopping_since is None:
+            self._stopping_since = now
+        return now - self._stopping_since >= self.stopping_give_up_after
+
+    def _back_off(self, started: float, delay: float) -> None:
+        """Wait ``delay`` seconds, in slices of at most a second, so that a crawl that
+        starts stopping meanwhile is not kept waiting for a long back-off."""
+        slept = 0.0
+        while slept < delay and not self._given_up(started):
+            step = min(delay - slept, 1.0)
+            self._sleep(step)
+            slept += step
 
     def run(self, ops: Sequence[Op]) -> list[Any]:
         started = time.monotonic()
@@ -144,13 +159,11 @@ class Retrying(_Wrapper):
             except StateUnavailable as exc:
                 self.failures += 1
                 failed = True
-                waited = time.monotonic() - started
-                limit = self._limit()
-                if waited >= limit:
+                if self._given_up(started):
+                    waited = time.monotonic() - started
                     raise StateUnavailable(f"{exc} (gave up after {waited:.0f} s)") from exc
-                delay = min(delay, max(limit - waited, 0.05))
                 logger.error("webclean state: %s; retrying in %.1f s", exc, delay)
-                self._sleep(delay)
+                self._back_off(started, delay)
                 delay = min(delay * 2, self.max_backoff)
                 continue
             if failed:
