@@ -501,3 +501,49 @@ def test_jobdir_claims_are_committed_before_the_item_goes_on(tmp_path: Path) -> 
     assert other.execute("SELECT COUNT(*) FROM kv WHERE tab = 'dd:pages'").fetchone() == (1,)
     other.close()
     state.close()
+
+
+def test_a_resumed_jobdir_crawl_drops_what_was_exported_and_exports_what_was_not(
+    tmp_path: Path,
+) -> None:
+    """The dedup pipeline over the same JOBDIR twice, as a crawl killed and resumed: a page
+    exported by the first run is dropped (``seen_before``); one checked but killed on its
+    way to the feed is exported now (its own record is no copy); a copy of an exported
+    page is still a copy; a page without text is exported once."""
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_webclean.integration.accounting import WebcleanDrop
+    from scrapy_webclean.integration.dedup import DedupPipeline
+    from tests.conftest import drive
+
+    settings = {"WEBCLEAN_STATE": "jobdir", "JOBDIR": str(tmp_path / "job")}
+    a = {"url": "http://a.example/1", "text": article("en", 1), "page_type": "article"}
+    b = {"url": "http://b.example/2", "text": article("en", 2), "page_type": "article"}
+    hub = {"url": "http://a.example/", "text": "", "page_type": "hub"}
+    copy = {**a, "url": "http://c.example/copy-of-1"}
+
+    def run() -> tuple[DedupPipeline, Any]:
+        crawler = get_crawler(settings_dict=settings)
+        assert crawler.stats is not None
+        crawler.stats.open_spider()
+        return DedupPipeline.from_crawler(crawler), crawler
+
+    first, crawler = run()
+    for item in (a, b, hub):
+        assert drive(first.process_item(dict(item))) == item
+    first._exported(dict(a))  # Scrapy scraped a and the hub; b was on its way: the kill
+    first._exported(dict(hub))
+    crawler._webclean_state.close()  # (the file as a SIGKILL leaves it: all committed)
+    second, crawler = run()
+    for item in (a, hub):
+        with pytest.raises(WebcleanDrop, match="exported before") as dropped:
+            drive(second.process_item(dict(item)))
+        assert dropped.value.reason == "seen_before"
+    assert drive(second.process_item(dict(b))) == b
+    with pytest.raises(WebcleanDrop, match=f"duplicate of {a['url']}"):
+        drive(second.process_item(dict(copy)))
+    stats = crawler.stats.get_stats()
+    assert stats["webclean/dedup/seen_before"] == 2
+    assert stats["webclean/dedup/checked_again"] == 1
+    assert stats["webclean/dedup/unique"] == 1
+    crawler._webclean_state.close()

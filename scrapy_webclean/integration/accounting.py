@@ -64,7 +64,10 @@ def flush_feeds(crawler: Crawler) -> None:
     buffered, and a SIGKILL would lose what waits in the buffer."""
     from scrapy.extensions.feedexport import FeedExporter
 
-    feeds = crawler.get_extension(FeedExporter)
+    try:
+        feeds = crawler.get_extension(FeedExporter)
+    except RuntimeError:  # no extension manager yet: no feed either
+        return
     for slot in getattr(feeds, "slots", ()):
         file = getattr(slot, "file", None)
         if file is not None and not getattr(file, "closed", True):
