@@ -57,31 +57,35 @@ def letter_fit(text: str, language: str | None = None) -> float:
     return _letter_fit(_non_ascii_words(text), language)
 
 
-def _letter_fit(words: list[str], language: str | None) -> float:
+def _letter_fit(words: Counter[str], language: str | None) -> float:
     letters: Counter[str] = Counter()
     misfits = 0
-    for word in words:
-        word = _strip_punctuation(unicodedata.normalize("NFC", word))
+    for word, times in words.items():
+        word = unicodedata.normalize("NFC", word)
+        if not (word[0].isalnum() and word[-1].isalnum()):
+            word = _strip_punctuation(word)
         latin_word = any(char.isascii() for char in word)
         for char in word:
             if "\x7f" < char < "\u0250" or "\u1e00" <= char <= "\u1eff":
                 if char.isalpha() or char in _ALPHABET_SYMBOLS:
-                    letters[char.lower()] += 1
+                    letters[char.lower()] += times
                 else:
-                    misfits += 1
+                    misfits += times
             elif latin_word and char > "\x7f":
-                misfits += 1
+                misfits += times
     total = sum(letters.values()) + misfits
     if not total:
         return 1.0
-    best = max(
-        sum(count for letter, count in letters.items() if letter in alphabet)
-        for alphabet in LATIN_ALPHABETS.values()
-    )
-    own = LATIN_ALPHABETS.get(language or "")
+    # letters used by each alphabet, counted through the alphabets each letter is in
+    used = [0] * len(_ALPHABET_NAMES)
+    for letter, count in letters.items():
+        for index in _ALPHABETS_OF.get(letter, ()):
+            used[index] += count
+    best = max(used)
+    own = _ALPHABET_NAMES.get(language or "")
     if own is None:
         return best / total
-    return (best + sum(count for letter, count in letters.items() if letter in own)) / (2 * total)
+    return (best + used[own]) / (2 * total)
 
 
 #: A word: what lies between white space and ASCII punctuation. A wrong decoding puts
@@ -94,8 +98,20 @@ _ALPHABET_SYMBOLS = frozenset(
 )
 
 
-def _non_ascii_words(text: str) -> list[str]:
-    return [word for word in _WORD_RE.findall(text) if not word.isascii()]
+#: Position of each language in the alphabets, and the positions of the alphabets each
+#: letter is in.
+_ALPHABET_NAMES: dict[str, int] = {code: index for index, code in enumerate(LATIN_ALPHABETS)}
+_ALPHABETS_OF: dict[str, tuple[int, ...]] = {
+    letter: tuple(
+        index for index, alphabet in enumerate(LATIN_ALPHABETS.values()) if letter in alphabet
+    )
+    for letter in frozenset().union(*LATIN_ALPHABETS.values())
+}
+
+
+def _non_ascii_words(text: str) -> Counter[str]:
+    """The distinct words of ``text`` with a character beyond ASCII, with their counts."""
+    return Counter(word for word in _WORD_RE.findall(text) if not word.isascii())
 
 
 def _strip_punctuation(word: str) -> str:
@@ -123,16 +139,16 @@ def case_fit(text: str) -> float:
     return _case_fit(_non_ascii_words(text))
 
 
-def _case_fit(words: list[str]) -> float:
+def _case_fit(words: Counter[str]) -> float:
     cased = wrong = 0
-    for word in words:
+    for word, times in words.items():
         if len(word) < 2:
             continue
         if word.islower() or word.isupper():
-            cased += 1
+            cased += times
         elif any(a.islower() and b.isupper() for a, b in pairwise(word)):
-            cased += 1
-            wrong += 1
+            cased += times
+            wrong += times
     return 1.0 - wrong / cased if cased else 1.0
 
 
