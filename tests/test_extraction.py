@@ -230,15 +230,15 @@ def test_publication_date() -> None:
     meta = '<meta property="article:published_time" content="2025-12-01T08:00:00Z">'
     html = f"<html><head>{meta}</head><body><p>{PROSE}</p><p>{PROSE}</p></body></html>"
     assert clean_html(html).date == "2025-12-01"
-    # Microdata is read whatever the spelling's case, and beside JSON-LD that names the
-    # same property; JSON-LD alone is not microdata (and the page shows no date).
+    # Microdata is read whatever the spelling's case, and before JSON-LD that names the
+    # same property; JSON-LD alone is the page's metadata too.
     json_ld = '<script type="application/ld+json">{"datePublished": "2020-01-02"}</script>'
     for spelling in ("datePublished", "DATEPUBLISHED", "dateCreated datePublished"):
         micro = f'<span itemprop="{spelling}" content="2024-05-06"></span>'
         html = f"<html><head>{json_ld}</head><body>{micro}<p>{PROSE}</p></body></html>"
         assert clean_html(html).date == "2024-05-06", spelling
     html = f"<html><head>{json_ld}</head><body><p>{PROSE}</p></body></html>"
-    assert clean_html(html).date is None
+    assert clean_html(html).date == "2020-01-02"
 
 
 def test_cookie_banners_and_footers_are_never_the_content() -> None:

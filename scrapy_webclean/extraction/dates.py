@@ -1,7 +1,8 @@
 """The publication date a page shows, as ``YYYY-MM-DD``.
 
 Sources, most reliable first: the page's own metadata (``article:published_time``,
-``datePublished``, ``pubdate`` and similar ``<meta>`` tags, a ``<time datetime>``), then the
+``datePublished``, ``pubdate`` and similar ``<meta>`` tags, microdata, JSON-LD's
+``datePublished``, a ``<time datetime>``, the article's own before any other), then the
 date/byline lines the segmentation marked as customised (C) blocks (ALGORITHMS.md
 section 4: the customised tags are the hook for exactly this), then any short line near the
 top of the main text. Dates are read in the forms pages use: ``2026-03-14``,
@@ -10,8 +11,9 @@ top of the main text. Dates are read in the forms pages use: ``2026-03-14``,
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 
 from lxml import etree
@@ -55,8 +57,37 @@ META_DATE_KEYS = frozenset(
         "parsely-pub-date",
         "publication_date",
         "release_date",
+        # (more spellings sites use: Open Graph variants, Dublin Core terms, Highwire
+        # citation tags of journals, vendors' own)
+        "article:published",
+        "og:article:published_time",
+        "article.published",
+        "article_date_original",
+        "original-publish-date",
+        "originalpublicationdate",
+        "published_time",
+        "published-date",
+        "published_date",
+        "publication-date",
+        "date_published",
+        "pub_date",
+        "dcterms.date",
+        "dcterms.created",
+        "dcterms.issued",
+        "dc.date.created",
+        "dc.created",
+        "citation_publication_date",
+        "citation_date",
+        "citation_online_date",
+        "prism.publicationdate",
+        "shareaholic:article_published_time",
+        "cxenseparse:recs:publishtime",
+        "displaydate",
     ]
 )
+
+#: JSON-LD keys that carry a publication date, the most telling first.
+JSON_LD_DATE_KEYS = ("datePublished", "dateCreated", "uploadDate")
 
 
 def parse_date(text: str) -> str | None:
@@ -88,8 +119,8 @@ def _valid(year: int, month: int, day: int) -> str | None:
 
 
 def metadata_date(root: etree._Element, source: str | None = None) -> str | None:
-    """A publication date from ``<meta>`` tags, a microdata ``datePublished`` or the first
-    ``<time datetime>``.
+    """A publication date from ``<meta>`` tags, a microdata ``datePublished``, JSON-LD (see
+    :func:`json_ld_date`) or a ``<time datetime>`` (see :func:`time_date`).
 
     ``source``, the page's decoded HTML, spares the search for ``itemprop`` elements (a
     look at every element of the tree) on the pages whose source has no ``itemprop``
@@ -105,11 +136,82 @@ def metadata_date(root: etree._Element, source: str | None = None) -> str | None
         found = _itemprop_date(root)
         if found:
             return found
-    for element in root.iterfind(".//time[@datetime]"):
-        found = parse_date(element.get("datetime") or "")
+    if source is None or "ld+json" in source:
+        found = json_ld_date(root)
         if found:
             return found
+    return time_date(root)
+
+
+def json_ld_date(root: etree._Element) -> str | None:
+    """The publication date of the page's JSON-LD (``<script type="application/ld+json">``):
+    the first ``datePublished`` in reading order (objects before the ones nested in them,
+    so an article's own date before its comments'), else ``dateCreated``, else a video's
+    ``uploadDate``. A script that is not valid JSON is skipped."""
+    items: list[object] = []
+    for script in root.iter("script"):
+        if "ld+json" not in (script.get("type") or "").lower():
+            continue
+        text = (script.text or "").strip()
+        if not text or "date" not in text:
+            continue
+        try:
+            items.append(json.loads(text))
+        except ValueError:
+            continue
+    if not items:
+        return None
+    objects = list(_json_objects(items))
+    for key in JSON_LD_DATE_KEYS:
+        for obj in objects:
+            value = obj.get(key)
+            if isinstance(value, str):
+                found = parse_date(value)
+                if found:
+                    return found
     return None
+
+
+#: JSON-LD objects looked at per page, at most (a catalogue page may list thousands).
+_MAX_JSON_OBJECTS = 2000
+
+
+def _json_objects(items: list[object]) -> Iterator[dict[str, object]]:
+    """The JSON objects in ``items``, breadth first (iteratively)."""
+    queue = list(items)
+    seen = 0
+    while queue and seen < _MAX_JSON_OBJECTS:
+        following: list[object] = []
+        for item in queue:
+            if isinstance(item, dict):
+                seen += 1
+                yield item
+                following.extend(v for v in item.values() if isinstance(v, (dict, list)))
+            elif isinstance(item, list):
+                following.extend(v for v in item if isinstance(v, (dict, list)))
+        queue = following
+
+
+#: A ``<time>`` inside one of these is the article's own (its header's or byline's).
+_ARTICLE_TAGS = ("article", "header", "main")
+
+
+def time_date(root: etree._Element) -> str | None:
+    """The date of a ``<time datetime>``: one marked ``pubdate`` (HTML5 drafts), else the
+    first inside an ``<article>``, ``<header>`` or ``<main>``, else the first on the page
+    (a sidebar's list of other posts may come before the article)."""
+    first = own = None
+    for element in root.iterfind(".//time[@datetime]"):
+        found = parse_date(element.get("datetime") or "")
+        if not found:
+            continue
+        if element.get("pubdate") is not None:
+            return found
+        if first is None:
+            first = found
+        if own is None and next(element.iterancestors(*_ARTICLE_TAGS), None) is not None:
+            own = found
+    return own or first
 
 
 #: The spellings of the property's name looked for (schema.org's, lower case, capitals),

@@ -277,8 +277,34 @@ def _read_head(root: etree._Element, model: PageModel, url: str | None) -> None:
     model.lang_attr = (root.get("lang") or "").strip().lower()
 
 
+# The walk's roles of a tag.
+_PLAIN, _BREAK, _ANCHOR, _IMAGE, _INVISIBLE, _NOSCRIPT = 0, 1, 2, 3, 4, 5
+
+#: Ruby annotations (the reading of a word printed above it) and their fallback
+#: parentheses: the walk reads the base text only ("子供", not "子こども供").
+RUBY_ANNOTATION_TAGS = frozenset(("rt", "rp"))
+
+#: Markup in the text of a ``<noscript>``: a parser that reads ``<noscript>`` as raw text
+#: (as browsers running scripts do) leaves its tags as text, e.g. a tracking pixel's
+#: ``<img src="//example.com/pixel.gif?...">``. Tags (whole, or cut off at the end) and
+#: comments; what is left between them is the text.
+_NOSCRIPT_MARKUP_RE = re.compile(r"<(?:/?[A-Za-z][^<>]*(?:>|$)|!--.*?(?:-->|$)|![^<>]*>)", re.S)
+#: Text that starts with a tag or a comment.
+_MARKUP_START_RE = re.compile(r"\s*<(?:/?[A-Za-z][-\w:]*(?:[\s/>]|$)|!)")
+
+
+def _is_markup(text: str) -> bool:
+    """True for text that starts like HTML: a tag (``<img src=...``) or a comment."""
+    return _MARKUP_START_RE.match(text) is not None
+
+
+def markup_free(text: str) -> str:
+    """``text`` without the tags and comments written in it (see
+    :data:`_NOSCRIPT_MARKUP_RE`); a tag leaves a space so that words do not run together."""
+    return _NOSCRIPT_MARKUP_RE.sub(" ", text)
+
+
 # The walk's per-tag table: (name, Quark class, role in the walk).
-_PLAIN, _BREAK, _ANCHOR, _IMAGE, _INVISIBLE = 0, 1, 2, 3, 4
 _WALK_INFO: dict[object, tuple[str, TagClass, int]] = {}
 _NO_INFO = ("", TagClass.A, _PLAIN)
 
@@ -288,8 +314,10 @@ def _walk_info(tag: object) -> tuple[str, TagClass, int]:
     if not isinstance(tag, str):  # a comment or processing instruction
         return _NO_INFO
     cls = TAG_CLASSES.get(tag) or tag_class(tag)
-    if cls is TagClass.S:
+    if cls is TagClass.S or tag in RUBY_ANNOTATION_TAGS:
         role = _INVISIBLE
+    elif tag == "noscript":
+        role = _NOSCRIPT
     elif tag == "a":
         role = _ANCHOR
     elif tag == "img":
@@ -338,6 +366,10 @@ def build_page_model(
     (counted in ``hidden_nodes``) unless ``honor_hidden`` is False: script-driven pages
     (React streaming, for one) ship their whole content hidden and reveal it with script.
     Hidden tab panels and accordion sections stay visible: a click shows them.
+
+    Ruby annotations (``<rt>``, ``<rp>``) are not read (their tails are): the base text
+    stays whole. Tags that a parser left as text inside a ``<noscript>`` (a tracking
+    pixel's ``<img src=...>``) are removed from that text (:func:`markup_free`).
     """
     model = PageModel()
     _read_head(root, model, url)
@@ -361,6 +393,7 @@ def build_page_model(
     anchor_stack: list[tuple[int, LinkRef | None, str | None]] = []  # (node, link, href)
     pending_break = False
     pending_space = False
+    in_noscript = 0  # open <noscript> elements
     hidden_count = 0
     deepest = 0
     index = -1
@@ -411,6 +444,8 @@ def build_page_model(
                     else:
                         href = None
                     anchor_stack.append((index, link, href))
+                elif role == _NOSCRIPT:
+                    in_noscript += 1
                 elif role == _IMAGE:
                     src = image_src(el)
                     if src:
@@ -435,6 +470,8 @@ def build_page_model(
                     link = anchor_stack.pop()[1]
                     if link is not None:
                         link.end_run = len(runs)
+                elif role == _NOSCRIPT:
+                    in_noscript -= 1
             raw = el.tail
             owner = nodes[-1]
             if not raw or owner < 0:
@@ -442,6 +479,11 @@ def build_page_model(
         # One piece of text, owned by ``owner`` (an element's text or a child's tail).
         if not raw:
             continue
+        if in_noscript and "<" in raw and tags[owner] == "noscript" and _is_markup(raw):
+            # Markup a parser left as text inside <noscript> is not text. (Only the
+            # noscript's own text: a script-rendered page's copy in <noscript> has its
+            # text in elements, where "<div>" is the name of a tag in a sentence.)
+            raw = markup_free(raw)
         if raw.isspace():  # indentation between tags: most text nodes, no regex needed
             pending_space = True
             continue

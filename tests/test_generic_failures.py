@@ -1,0 +1,151 @@
+"""Failure classes seen on held-out pages (issue 20, section 3), each fixed by a general rule:
+markup left as text in ``<noscript>``, ruby annotations, a site-name ``<h1>`` as the title,
+a body date over the page's metadata."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_webclean import clean_html
+from scrapy_webclean.extraction.dates import metadata_date
+from scrapy_webclean.html.loader import parse_html
+from scrapy_webclean.segmentation.blockmodel import build_page_model
+
+PROSE = (
+    "The committee met on Monday to review the proposal, and its members agreed that the "
+    "plan needed more work before it could go to a vote."
+)
+ARTICLE = "".join(f"<p>{PROSE} Part {i}.</p>" for i in range(4))
+
+#: What a parser that reads ``<noscript>`` as raw text leaves in it: the tags as text
+#: (written here as entities, which parse to the same text node).
+PIXEL = (
+    "&lt;img src=&quot;//c.msn.com/c.gif?udc=true&amp;rid=1&quot; height=&quot;1&quot; "
+    "width=&quot;1&quot; style=&quot;display:none&quot;&gt;"
+)
+
+
+def test_markup_left_as_text_in_noscript_is_not_text() -> None:
+    html = (
+        "<html><head><title>A story</title></head><body>"
+        f"<noscript>{PIXEL}</noscript><div id='app'><noscript>{PIXEL}</noscript></div>"
+        "<p>Short line.</p></body></html>"
+    )
+    result = clean_html(html)
+    assert "c.gif" not in result.text and "<img" not in result.text
+    root, _ = parse_html(html)
+    assert not any("<" in run.text for run in build_page_model(root).runs)
+    # Text around the tags in a <noscript> stays.
+    root, _ = parse_html(
+        "<html><body><noscript>&lt;p&gt;Please turn on JavaScript.&lt;/p&gt;</noscript>"
+        "</body></html>"
+    )
+    assert [run.text.strip() for run in build_page_model(root).runs] == [
+        "Please turn on JavaScript."
+    ]
+    # A script-rendered page's copy in <noscript> keeps a tag named in its sentences.
+    root, _ = parse_html(
+        "<html><body><noscript><div><p>Use a &lt;StaticQuery&gt; there.</p></div></noscript>"
+        "</body></html>"
+    )
+    assert "".join(run.text for run in build_page_model(root).runs) == (
+        "Use a <StaticQuery> there."
+    )
+
+
+def test_ruby_annotations_do_not_run_into_the_text() -> None:
+    body = (
+        "<p><ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp>供<rt>ども</rt></ruby>への"
+        "<ruby>虐待<rt>ぎゃくたい</rt></ruby>が増えている。" + "この問題は深刻である。" * 8 + "</p>"
+    )
+    html = (
+        "<html><head><title>記事</title></head><body><article>"
+        f"<h1><ruby>虐待<rt>ぎゃくたい</rt></ruby>の記事</h1>{body}</article></body></html>"
+    )
+    result = clean_html(html)
+    assert "子供への虐待が増えている。" in result.text
+    assert "こども" not in result.text and "(こ)" not in result.text
+    assert "ぎゃくたい" not in result.text
+    assert result.title == "虐待の記事"
+
+
+def _titled(title: str, body: str, head: str = "") -> str:
+    return f"<html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+
+
+def test_a_logo_h1_linking_to_the_front_page_is_not_the_title() -> None:
+    html = _titled(
+        "Ant – Wikipedia",
+        f"<header><a href='/'><h1>Wikipedia</h1></a></header><main><h2>Ant</h2>{ARTICLE}</main>",
+    )
+    assert clean_html(html).title == "Ant"
+
+
+def test_a_title_part_naming_the_site_is_not_the_title() -> None:
+    # The site's name, declared by og:site_name, is the longest part of the <title> and an
+    # <h1> repeats it.
+    html = _titled(
+        "Rain - The Springfield Evening Chronicle",
+        f"<div><h1>The Springfield Evening Chronicle</h1></div><div>{ARTICLE}</div>",
+        "<meta property='og:site_name' content='The Springfield Evening Chronicle'>",
+    )
+    assert clean_html(html).title == "Rain"
+    # Named by the page's host.
+    html = _titled("Cat - Wikipedia", f"<div><h1>Wikipedia</h1></div><div>{ARTICLE}</div>")
+    assert clean_html(html, "https://en.wikipedia.org/wiki/Cat").title == "Cat"
+    # The page's own <h1> still has the exact wording.
+    html = _titled(
+        "Storm hits the coast | The Springfield Evening Chronicle",
+        f"<a href='/' class='logo'><h1>The Springfield Evening Chronicle</h1></a>"
+        f"<article><h1>Storm hits the coast!</h1>{ARTICLE}</article>",
+    )
+    assert clean_html(html).title == "Storm hits the coast!"
+    # A front page whose title is the site's name keeps it.
+    html = _titled(
+        "Springfield Chronicle",
+        f"<a href='/'><h1>Springfield Chronicle</h1></a><div>{ARTICLE}</div>",
+        "<meta property='og:site_name' content='Springfield Chronicle'>",
+    )
+    assert clean_html(html, "https://springfieldchronicle.com/").title == "Springfield Chronicle"
+
+
+INFOBOX = (
+    "<table class='infobox'><tr><th>Founded</th><td>12 May 1998</td></tr>"
+    "<tr><th>Headquarters</th><td>Springfield</td></tr></table>"
+)
+
+
+def test_the_pages_json_ld_date_wins_over_a_date_in_the_body() -> None:
+    head = (
+        '<script type="application/ld+json">{"@context": "https://schema.org", '
+        '"@type": "Article", "name": "Acme", "datePublished": "2024-05-06T10:00:00Z", '
+        '"dateModified": "2025-01-02T00:00:00Z", "publisher": {"@type": "Organization", '
+        '"foundingDate": "1998-05-12"}}</script>'
+    )
+    html = _titled("Acme - Wiki", f"<h1>Acme</h1>{INFOBOX}{ARTICLE}", head)
+    assert clean_html(html).date == "2024-05-06"
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        '<meta name="citation_publication_date" content="2024/05/06">',
+        '<meta name="dcterms.date" content="2024-05-06">',
+        '<meta property="og:article:published_time" content="2024-05-06T08:00:00+02:00">',
+        '<meta name="published_date" content="2024-05-06">',
+    ],
+)
+def test_more_publication_date_meta_tags_are_read(meta: str) -> None:
+    html = _titled("Acme", f"<h1>Acme</h1>{INFOBOX}{ARTICLE}", meta)
+    assert clean_html(html).date == "2024-05-06"
+
+
+def test_the_articles_time_wins_over_a_sidebars() -> None:
+    html = _titled(
+        "A story",
+        "<aside><ul><li><a href='/old'>Older post</a> <time datetime='2019-01-01'>Jan 1</time>"
+        "</li></ul></aside><article><header><h1>A story</h1>"
+        f"<time datetime='2024-05-06T09:00'>May 6</time></header>{ARTICLE}</article>",
+    )
+    root, _ = parse_html(html)
+    assert metadata_date(root) == "2024-05-06"
