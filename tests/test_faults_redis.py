@@ -140,6 +140,7 @@ def test_redis_away_10_s_mid_crawl_writes_what_was_held_and_drops_no_page_falsel
     # The crawl went on: pages were cleaned while Redis was away, without their template,
     # and that is said (once in the log, then counted).
     assert stats["webclean/state/pages_without_template"] > 0
+    assert stats["webclean/state/empty_reads"] > 0  # the ad filter's reads, empty meanwhile
     assert "cleaned without its site's template" in log
     # Held-back learning was written when Redis came back; what could not be is counted.
     assert "learning writes kept while redis was away written" in log

@@ -27,7 +27,9 @@ Nothing lost, nothing silent:
   lost, in this process and in the cleaning workers, is counted in
   ``webclean/state/lost_writes``. Pages cleaned without their site's template (the server
   away) are counted in ``webclean/state/pages_without_template`` and remembered until the
-  dedup pipeline asks (:meth:`CrawlState.cleaned_without_template`). Nothing at close waits
+  dedup pipeline asks (:meth:`CrawlState.cleaned_without_template`); reads of this
+  process's learning (the ad filter's image statistics) answered with an empty state in
+  ``webclean/state/empty_reads``. Nothing at close waits
   on the server longer than its socket timeouts.
 """
 
@@ -67,6 +69,7 @@ logger = logging.getLogger(__name__)
 KINDS = ("memory", "jobdir", "redis")
 LOST_WRITES = "webclean/state/lost_writes"
 WITHOUT_TEMPLATE = "webclean/state/pages_without_template"
+EMPTY_READS = "webclean/state/empty_reads"
 #: How often kept writes are tried again, and the JOBDIR state committed (seconds).
 FLUSH_SECONDS = 1.0
 #: How long a check's items wait for more items to share their commit (seconds).
@@ -298,6 +301,10 @@ class CrawlState:
             try:
                 if self._reactor_side is not None:
                     self._reactor_side.finish()
+                    if self._reactor_side.empty_answers and self.stats is not None:
+                        # Reads of the image statistics (the ad filter's evidence) and of
+                        # templates answered empty: decisions made without what was learned.
+                        self.stats.set_value(EMPTY_READS, self._reactor_side.empty_answers)
                 self._flush()
             except Exception as exc:
                 logger.warning("webclean state: flushing %s failed: %s", self.kind, exc)
