@@ -289,13 +289,14 @@ RUBY_ANNOTATION_TAGS = frozenset(("rt", "rp"))
 #: ``<img src="//example.com/pixel.gif?...">``. Tags (whole, or cut off at the end) and
 #: comments; what is left between them is the text.
 _NOSCRIPT_MARKUP_RE = re.compile(r"<(?:/?[A-Za-z][^<>]*(?:>|$)|!--.*?(?:-->|$)|![^<>]*>)", re.S)
-#: Text that starts with a tag or a comment.
-_MARKUP_START_RE = re.compile(r"\s*<(?:/?[A-Za-z][-\w:]*(?:[\s/>]|$)|!)")
+#: A tag's or a comment's start.
+_MARKUP_START_RE = re.compile(r"<(?:/?[A-Za-z][-\w:]*(?:[\s/>]|$)|!)")
 
 
 def _is_markup(text: str) -> bool:
-    """True for text that starts like HTML: a tag (``<img src=...``) or a comment."""
-    return _MARKUP_START_RE.match(text) is not None
+    """True for text that starts like HTML (after white space): a tag (``<img src=...``)
+    or a comment."""
+    return _MARKUP_START_RE.match(text, len(text) - len(text.lstrip())) is not None
 
 
 def markup_free(text: str) -> str:
