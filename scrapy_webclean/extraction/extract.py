@@ -173,6 +173,7 @@ def extract_main(
         subtree[line.node] += score
     _sum_up(subtree, parents)
     region, ranges, holder_score = _choose_region(model, lines, scores, subtree, opts)
+    article_region, article_ranges = region, ranges
     page_type = "article"
     list_node, list_units = _best_list(model, lines, hints, opts)
     if list_node >= 0 and (
@@ -205,30 +206,17 @@ def extract_main(
         return Extraction(
             lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
         )
-    kept: list[bool] = []
-    metadata: list[bool] = []
-    in_region = bytearray(n)  # per node: inside one of the region's ranges
-    for start, end in ranges:
-        in_region[start:end] = b"\x01" * (end - start)
-    for line, is_noisy in zip(lines, drop_noisy, strict=False):
-        inside = in_region[line.node]
-        verdict = (
-            _verdict(
-                line,
-                hints[line.node],
-                title,
-                opts,
-                page_type == "listing" or landing,
-                forum,
-                # (a list's items: their names may be short, as the list's detection
-                # allows; a landing page's: only title-like links)
-                opts.min_item_title_units / (2 if page_type == "listing" else 1),
-            )
-            if inside and not is_noisy
-            else DROP
+    in_region, kept, metadata = _region_verdicts(
+        lines, hints, drop_noisy, ranges, title, opts, page_type == "listing", landing, forum
+    )
+    if page_type == "listing" and not any(kept) and article_ranges:
+        # The list kept nothing (a comment thread or a box of other posts read as the
+        # page's list, whose lines the verdicts drop): the page is an article after all.
+        region, page_type = article_region, "article"
+        ranges = _widen_to_main(model, article_ranges, subtree, opts)
+        in_region, kept, metadata = _region_verdicts(
+            lines, hints, drop_noisy, ranges, title, opts, False, False, forum
         )
-        kept.append(verdict == KEEP)
-        metadata.append(verdict == METADATA)
     if opts.recover_outside_region:
         blocked = [
             is_noisy or hints[line.node] == STRONG_NEGATIVE
@@ -271,6 +259,37 @@ def extract_main(
         if decided is not None:
             kept = decided
     return Extraction(lines, kept, region, scores, metadata, page_type)
+
+
+def _region_verdicts(
+    lines: list[Line],
+    hints: list[int],
+    drop_noisy: list[bool],
+    ranges: list[tuple[int, int]],
+    title: str,
+    opts: ExtractOptions,
+    listing: bool,
+    landing: bool,
+    forum: bool,
+) -> tuple[bytearray, list[bool], list[bool]]:
+    """Per node, inside one of the region's ``ranges``; per line, kept and metadata."""
+    in_region = bytearray(len(hints))
+    for start, end in ranges:
+        in_region[start:end] = b"\x01" * (end - start)
+    kept: list[bool] = []
+    metadata: list[bool] = []
+    # (a list's items: their names may be short, as the list's detection allows; a
+    # landing page's: only title-like links)
+    min_link_units = opts.min_item_title_units / (2 if listing else 1)
+    for line, is_noisy in zip(lines, drop_noisy, strict=False):
+        verdict = (
+            _verdict(line, hints[line.node], title, opts, listing or landing, forum, min_link_units)
+            if in_region[line.node] and not is_noisy
+            else DROP
+        )
+        kept.append(verdict == KEEP)
+        metadata.append(verdict == METADATA)
+    return in_region, kept, metadata
 
 
 #: Cookie and consent notices: long prose, never content.
