@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scrapy_webclean import threads  # noqa: F401  (first: numpy's pools before numpy)
 from scrapy_webclean.cleaning import Cleaner, CleanOptions, clean_html
 from scrapy_webclean.errors import CleanError, EmptyDocument, NotHtml, ParseFailure
 from scrapy_webclean.result import Block, CleanResult, Image, Link

@@ -8,23 +8,23 @@ trees, which learn how the features combine). It is trained by
 shipped as a JSON file of arrays (``data/line_model.json``), never a pickle.
 
 Inference evaluates every tree for every line at once with numpy (one gather per tree
-level), a fraction of a millisecond for a page. numpy does no BLAS work here; before numpy
-is first imported, its BLAS and OpenMP pools are pinned to one thread, so no thread pool
-spins beside the crawl.
+level), a fraction of a millisecond for a page. numpy does no BLAS work here; its BLAS and
+OpenMP pools are pinned to one thread before numpy is first imported (``threads``), so no
+thread pool spins beside the crawl.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sys
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
 from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES
 from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.threads import pin_numpy_threads
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,14 +32,22 @@ if TYPE_CHECKING:
 #: The model shipped with the package (trained on all the dev sets).
 DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "line_model.json"
 
-#: The thread-pool variables pinned to one before numpy is first imported.
-_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+_PAGE_TYPE = FEATURE_NAMES.index("page_type")
+_RULE_KEEP = FEATURE_NAMES.index("rule_keep")
+_TEMPLATE = FEATURE_NAMES.index("template")
+_NOISE = FEATURE_NAMES.index("drop_noisy")
+_HINT = FEATURE_NAMES.index("hint")
+
+
+def _vetoed(row: Sequence[float]) -> bool:
+    """The rules' vetoes, which the model never overturns: a line the site's template
+    repeats, a noise line (copyright, consent, share buttons ...), a line in a comment,
+    share or related-links container (cross-validated: keeping them cost precision)."""
+    return bool(row[_TEMPLATE] or row[_NOISE] or row[_HINT] == STRONG_NEGATIVE)
 
 
 def _numpy() -> Any:
-    if "numpy" not in sys.modules:
-        for name in _THREAD_VARIABLES:
-            os.environ.setdefault(name, "1")
+    pin_numpy_threads()
     import numpy
 
     return numpy
@@ -62,11 +70,25 @@ class ModelFileError(ValueError):
 class LineModel:
     """Boosted trees that give each line a probability of being main content.
 
-    ``threshold``: a line is kept when its probability is at least this. Instances
-    compare by identity (they sit in the frozen, hashed ``CleanOptions``).
+    A line is kept when its probability is at least ``keep_above``, or when the rules kept
+    it and its probability is at least ``drop_below``: between the two, the rules' verdict
+    stands, and the rules' vetoes (:func:`_vetoed`) always stand. The model decides only on pages whose rules' page type (``page_type`` feature,
+    ``linefeatures.PAGE_TYPE_CODES``) is one of ``page_types``; on the others it leaves
+    the rules' verdicts (:meth:`decide` returns None). Instances compare by identity (they
+    sit in the frozen, hashed ``CleanOptions``).
     """
 
-    __slots__ = ("_arrays", "base", "depth", "features", "path", "threshold", "trees")
+    __slots__ = (
+        "_arrays",
+        "base",
+        "depth",
+        "drop_below",
+        "features",
+        "keep_above",
+        "page_types",
+        "path",
+        "trees",
+    )
 
     def __init__(self, spec: dict[str, Any], path: Path | None = None) -> None:
         if spec.get("format") != "webclean-line-trees-1":
@@ -79,7 +101,9 @@ class LineModel:
             )
         self.features = features
         self.path = path
-        self.threshold = float(spec["threshold"])
+        self.keep_above = float(spec["keep_above"])
+        self.drop_below = float(spec["drop_below"])
+        self.page_types = frozenset(int(code) for code in spec["page_types"])
         self.base = float(spec["base"])
         self.trees: list[dict[str, list[Any]]] = spec["trees"]
         self.depth = int(spec["depth"])
@@ -146,9 +170,17 @@ class LineModel:
         raw = self.base + value[at].sum(axis=1)
         return cast("np.ndarray", 1.0 / (1.0 + numpy.exp(-raw)))
 
-    def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line] = ()) -> list[bool]:
-        """Keep (True) or drop each line."""
-        return [bool(p >= self.threshold) for p in self.probabilities(rows)]
+    def decide(
+        self, rows: Sequence[Sequence[float]], lines: Sequence[Line] = ()
+    ) -> list[bool] | None:
+        """Keep (True) or drop each line; None for a page of a type the model leaves."""
+        if not len(rows) or int(rows[0][_PAGE_TYPE]) not in self.page_types:
+            return None
+        keep_above, drop_below = self.keep_above, self.drop_below
+        return [
+            bool(p >= keep_above or (row[_RULE_KEEP] and p >= drop_below)) and not _vetoed(row)
+            for p, row in zip(self.probabilities(rows), rows, strict=True)
+        ]
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,156 @@
+"""The trained line decision: the model file's format, its inference, its gating by page
+type, and the shipped model inside the cleaner."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scrapy_webclean import CleanOptions, clean_html
+from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
+from scrapy_webclean.extraction.linemodel import (
+    DEFAULT_MODEL_PATH,
+    LineModel,
+    ModelFileError,
+    default_line_model,
+)
+
+N = len(FEATURE_NAMES)
+UNITS = FEATURE_NAMES.index("log_units")
+DENSITY = FEATURE_NAMES.index("link_density")
+RULE_KEEP = FEATURE_NAMES.index("rule_keep")
+PAGE_TYPE = FEATURE_NAMES.index("page_type")
+
+
+def spec(**overrides: Any) -> dict[str, Any]:
+    """Two stumps: +2 for a long line, -3 for a linked one; base -0.5."""
+    out: dict[str, Any] = {
+        "format": "webclean-line-trees-1",
+        "features": list(FEATURE_NAMES),
+        "keep_above": 0.6,
+        "drop_below": 0.4,
+        "page_types": [PAGE_TYPE_CODES["listing"]],
+        "base": -0.5,
+        "depth": 1,
+        "trees": [
+            {
+                "feature": [UNITS, 0, 0],
+                "threshold": [2.0, 0.0, 0.0],
+                "left": [1, -1, -1],
+                "right": [2, -1, -1],
+                "value": [0.0, 0.0, 2.0],
+            },
+            {
+                "feature": [DENSITY, 0, 0],
+                "threshold": [0.5, 0.0, 0.0],
+                "left": [1, -1, -1],
+                "right": [2, -1, -1],
+                "value": [0.0, 0.0, -3.0],
+            },
+        ],
+    }
+    out.update(overrides)
+    return out
+
+
+def row(units: float, density: float, rule_keep: bool, page_type: str = "listing") -> list[float]:
+    values = [0.0] * N
+    values[UNITS] = units
+    values[DENSITY] = density
+    values[RULE_KEEP] = 1.0 if rule_keep else 0.0
+    values[PAGE_TYPE] = float(PAGE_TYPE_CODES[page_type])
+    return values
+
+
+def sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def test_probabilities_walk_every_tree() -> None:
+    model = LineModel(spec())
+    rows = [row(3.0, 0.0, True), row(3.0, 0.9, True), row(1.0, 0.0, False), row(1.0, 0.9, True)]
+    got = list(model.probabilities(rows))
+    expected = [sigmoid(-0.5 + 2.0), sigmoid(-0.5 + 2.0 - 3.0), sigmoid(-0.5), sigmoid(-3.5)]
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_between_the_thresholds_the_rules_verdict_stands() -> None:
+    model = LineModel(spec())
+    # p = sigmoid(-0.5) = 0.38 for a short unlinked line: under drop_below (0.4), dropped
+    # whatever the rules said; a long line (p = 0.82) is kept whatever the rules said.
+    assert model.decide([row(1.0, 0.0, True), row(3.0, 0.0, False)]) == [False, True]
+    # p = 0.5 lies between 0.4 and 0.6: the rules decide
+    between = LineModel(spec(base=0.0))
+    assert between.decide([row(1.0, 0.0, True), row(1.0, 0.0, False)]) == [True, False]
+
+
+def test_pages_of_other_types_keep_the_rules_verdicts() -> None:
+    model = LineModel(spec())
+    assert model.decide([row(3.0, 0.0, False, "article")]) is None
+    assert model.decide([]) is None
+
+
+def test_a_model_of_other_features_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(spec(features=["rule_keep"])), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="other features"):
+        LineModel.load(path)
+    with pytest.raises(ModelFileError, match="not a webclean line model"):
+        LineModel(spec(format="pickle"))
+
+
+def test_the_shipped_model_loads_once_and_is_opt_in() -> None:
+    assert DEFAULT_MODEL_PATH.exists()
+    model = default_line_model()
+    assert isinstance(model, LineModel)
+    assert model is default_line_model()
+    assert model.features == FEATURE_NAMES
+    assert len(model.trees) > 10
+    assert CleanOptions().line_model is None
+
+
+LISTING = (
+    "<html><head><title>Recipes</title></head><body>"
+    "<nav><a href='/'>Home</a> <a href='/about'>About</a> <a href='/contact'>Contact</a></nav>"
+    "<main><h1>All our recipes</h1><ul class='cards'>"
+    + "".join(
+        f"<li class='card'><a href='/recipe/{i}'>Slow-cooked bean stew number {i} "
+        f"with smoked paprika</a><p>Ready in {i + 20} minutes.</p></li>"
+        for i in range(12)
+    )
+    + "</ul></main><footer>Copyright 2026 Recipes Inc. All rights reserved.</footer>"
+    "</body></html>"
+)
+
+
+def test_the_cleaner_runs_the_model_on_a_listing() -> None:
+    options = CleanOptions(line_model=default_line_model())
+    with_model = clean_html(LISTING, "https://recipes.example.org/all", options=options)
+    rules_only = clean_html(
+        LISTING, "https://recipes.example.org/all", options=CleanOptions(line_model=None)
+    )
+    assert with_model.page_type == rules_only.page_type == "listing"
+    assert "bean stew number 3" in with_model.text
+    assert "Copyright" not in with_model.text
+
+
+def test_numpy_thread_pools_are_pinned_to_one() -> None:
+    code = (
+        "import os, sys\n"
+        "for k in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'):\n"
+        "    os.environ.pop(k, None)\n"
+        "from scrapy_webclean import clean_html\n"
+        "assert 'numpy' in sys.modules  # (the language identifier's arrays)\n"
+        "clean_html('<p>Some words of a page, enough to read.</p>')\n"
+        "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.split() == ["1", "1"]
