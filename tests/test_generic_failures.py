@@ -43,6 +43,12 @@ def test_markup_left_as_text_in_noscript_is_not_text() -> None:
     assert [run.text.strip() for run in build_page_model(root).runs] == [
         "Please turn on JavaScript."
     ]
+    root, _ = parse_html(
+        "<html><body><noscript>Turn on JavaScript, or &lt;a href=&quot;/lite&quot;&gt;read"
+        " the light page&lt;/a&gt;.</noscript></body></html>"
+    )
+    text = " ".join("".join(run.text for run in build_page_model(root).runs).split())
+    assert text == "Turn on JavaScript, or read the light page ."
     # A script-rendered page's copy in <noscript> keeps a tag named in its sentences.
     root, _ = parse_html(
         "<html><body><noscript><div><p>Use a &lt;StaticQuery&gt; there.</p></div></noscript>"

@@ -293,10 +293,9 @@ _NOSCRIPT_MARKUP_RE = re.compile(r"<(?:/?[A-Za-z][^<>]*(?:>|$)|!--.*?(?:-->|$)|!
 _MARKUP_START_RE = re.compile(r"<(?:/?[A-Za-z][-\w:]*(?:[\s/>]|$)|!)")
 
 
-def _is_markup(text: str) -> bool:
-    """True for text that starts like HTML (after white space): a tag (``<img src=...``)
-    or a comment."""
-    return _MARKUP_START_RE.match(text, len(text) - len(text.lstrip())) is not None
+def _has_markup(text: str) -> bool:
+    """True for text with a tag (``<img src=...``, ``</p>``) or a comment in it."""
+    return _MARKUP_START_RE.search(text) is not None
 
 
 def markup_free(text: str) -> str:
@@ -480,7 +479,7 @@ def build_page_model(
         # One piece of text, owned by ``owner`` (an element's text or a child's tail).
         if not raw:
             continue
-        if in_noscript and "<" in raw and tags[owner] == "noscript" and _is_markup(raw):
+        if in_noscript and "<" in raw and tags[owner] == "noscript" and _has_markup(raw):
             # Markup a parser left as text inside <noscript> is not text. (Only the
             # noscript's own text: a script-rendered page's copy in <noscript> has its
             # text in elements, where "<div>" is the name of a tag in a sentence.)
