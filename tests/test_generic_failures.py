@@ -1,6 +1,6 @@
 """Failure classes seen on held-out pages (issue 20, section 3), each fixed by a general rule:
 markup left as text in ``<noscript>``, ruby annotations, a site-name ``<h1>`` as the title,
-a body date over the page's metadata."""
+a body date over the page's metadata, share buttons' labels as text."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.dates import metadata_date
+from scrapy_webclean.extraction.extract import is_ui_line
 from scrapy_webclean.html.loader import parse_html
 from scrapy_webclean.segmentation.blockmodel import build_page_model
 
@@ -155,3 +156,50 @@ def test_the_articles_time_wins_over_a_sidebars() -> None:
     )
     root, _ = parse_html(html)
     assert metadata_date(root) == "2024-05-06"
+
+
+SHARE_LABELS = (
+    *("转播到腾讯微博", "分享到微博", "分享到：", "分享到QQ空间", "Share on Facebook", "Tweet"),
+    *("Pin it", "Email this", "Share this:", "Share via Email", "Share this article", "12 Shares"),
+    *("Tweet 5", "Facebook teilen", "Auf Facebook teilen", "Partager sur Facebook"),
+    *("Compartir en WhatsApp", "Поделиться", "シェアする", "Send to a friend", "Post to X"),
+)
+
+
+def test_share_button_labels_are_control_labels() -> None:
+    for label in SHARE_LABELS:
+        for variant in (label, label.upper(), label.lower()):
+            assert is_ui_line(variant), variant
+    for line in (
+        "Share your story with us today",
+        "Shares rose 5% in early trading",
+        "Facebook is a company",
+        "Facebook",
+        "1. LinkedIn",
+        "Email",
+        "X",
+        "Line",
+        "Send",
+        "Posted by John",
+        "SharePoint",
+    ):
+        assert not is_ui_line(line), line
+
+
+def test_share_labels_are_not_the_first_content_line() -> None:
+    chinese = "委员会周一开会审议了这项提案，成员们一致认为该计划在付诸表决之前还需要更多工作。"
+    html = _titled(
+        "新闻",
+        "<div class='article'><h1>新闻标题</h1><div><span>转播到腾讯微博</span></div>"
+        + "".join(f"<p>{chinese}第{i}段。</p>" for i in range(5))
+        + "</div>",
+    )
+    text = clean_html(html).text
+    assert "转播" not in text and text.startswith(chinese[:10])
+    html = _titled(
+        "News",
+        "<article><h1>Headline</h1><div><a href='#'>Tweet</a></div><div>Pin it</div>"
+        f"<div>Email this</div>{ARTICLE}</article>",
+    )
+    text = clean_html(html).text
+    assert text.startswith(PROSE[:20]), text[:80]

@@ -340,8 +340,67 @@ def _noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) 
     return flags
 
 
+#: Share and social buttons' labels, as data. Verbs that make a label alone ("Share",
+#: "Tweet", "分享到"), or with an object or a network after them ("Email this", "Pin it",
+#: "转播到腾讯微博"); the networks, named after a preposition ("Share on Facebook") or
+#: before a verb ("Auf Facebook teilen"). A network's name alone is not a label: articles
+#: about social media list them ("1. Facebook").
+SHARE_VERBS = (
+    *("share", "tweet", "retweet", "repost", "pin it", "partager", "partagez", "compartir"),
+    *("compartilhar", "compartilhe", "condividi", "teilen", "delen", "udostępnij", "paylaş"),
+    *("поделиться", "поделитесь", "sdílet", "分享", "分享到", "分享至", "一键分享", "转发"),
+    *("シェア", "シェアする", "ツイート", "공유", "공유하기"),
+)
+SHARE_OBJECT_VERBS = (
+    *("email", "e-mail", "mail", "pin", "send", "post", "forward", "bookmark", "copy"),
+    *("转播", "转载", "推荐", "发送", "收藏", "复制"),
+)
+SHARE_OBJECTS = (
+    *("this", "it", "the article", "the story", "the post", "the page", "the link"),
+    *("this article", "this story", "this post", "this page", "this link", "this video"),
+    *("this recipe", "this photo", "this image", "this product", "to a friend", "link"),
+    *("链接", "本文", "文章"),
+)
+SHARE_PREPOSITIONS = (
+    *("on", "via", "to", "with", "in", "by", "sur", "par", "en", "por", "em", "no", "na"),
+    *("su", "per", "auf", "bei", "über", "op", "в", "во", "через", "到", "至", "给"),
+)
+SHARE_NETWORKS = (
+    *("facebook", "twitter", "x", "linkedin", "pinterest", "reddit", "whatsapp", "telegram"),
+    *("email", "e-mail", "mail", "sms", "messenger", "tumblr", "pocket", "flipboard", "xing"),
+    *("vk", "vkontakte", "threads", "bluesky", "mastodon", "line", "weibo", "friends"),
+    *("a friend", "微博", "新浪微博", "腾讯微博", "微信", "微信朋友圈", "朋友圈", "qq", "qq空间"),
+    *("qq好友", "qzone", "豆瓣", "人人网", "百度贴吧", "好友", "朋友"),
+)
+
+
+def _alternatives(words: Sequence[str]) -> str:
+    """A regular expression matching any of ``words`` (longest first; spaces match any
+    whitespace)."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered) + ")"
+
+
+# (A count starts only where a run of digits starts: a long run of digits is scanned once.)
+_SHARE_COUNT = r"(?:[(（]?(?<![\d.,])\d[\d.,]*[kKmM万]?[)）]?)"
+_SHARE_TARGET = rf"(?:{_alternatives(SHARE_PREPOSITIONS)}\s*{_alternatives(SHARE_NETWORKS)})"
+#: One share button's label, with a count before or after it ("12 Shares", "Tweet 5").
+SHARE_LABEL_PATTERN = (
+    rf"(?:{_SHARE_COUNT}\s*)?"
+    rf"(?:{_alternatives(SHARE_VERBS)}s?(?:\s*{_alternatives(SHARE_OBJECTS)})?"
+    rf"(?:\s*{_SHARE_TARGET})?|"
+    rf"{_alternatives(SHARE_OBJECT_VERBS)}\s*(?:{_alternatives(SHARE_OBJECTS)}"
+    rf"(?:\s*{_SHARE_TARGET})?|{_SHARE_TARGET})|"
+    rf"(?:{_alternatives(SHARE_PREPOSITIONS)}\s*)?{_alternatives(SHARE_NETWORKS)}"
+    rf"\s*{_alternatives(SHARE_VERBS)})"
+    rf"(?:\s*{_SHARE_COUNT})?(?:\s*[:：])?"
+)
+SHARE_LABEL_RE = re.compile(SHARE_LABEL_PATTERN, re.I)
+
+
 #: Whole lines that are the labels of a page's controls, not text: comment counters and
-#: buttons, "Back to gallery", "Topics", slideshow notices, related-section headings.
+#: buttons, "Back to gallery", "Topics", slideshow notices, share buttons,
+#: related-section headings.
 UI_LINE_RE = re.compile(
     # (No two optional whitespace runs side by side, and a number starts only where a
     # digit run starts: the time to match grows with the line, not with its square.)
@@ -358,7 +417,9 @@ UI_LINE_RE = re.compile(
     r"loading|close|show (?:more|less)|see (?:less|all)|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
     r"комментарии|добавить (?:отзыв|комментарий)|评论|查看评论|发表评论|"
-    r"kommentare|commentaires|comentarios|comentários",
+    r"kommentare|commentaires|comentarios|comentários|"
+    # (and share and social buttons: SHARE_LABEL_PATTERN)
+    f"{SHARE_LABEL_PATTERN}",
     re.I,
 )
 _UI_LINE_MAX_UNITS = 12.0
@@ -371,6 +432,8 @@ _UI_WORDS = (
     *("media", "image", "picture", "slide", "video"),
     *("add to", "quick", "loading", "close", "show", "see"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
+    # (every share label holds a verb)
+    *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
 )
 _UI_LINE_WORDS = substring_pattern(_UI_WORDS)
 
