@@ -21,11 +21,11 @@ line model ``DIR/fold{k}.json``, trained on the other four folds only (by
 ``benchmarks/train_extraction.py``), so every figure of ``ours`` is a held-out figure.
 ``ours`` keeps one ``Cleaner`` per fold per set, fed its pages in crawl order: a site is
 always in one fold, so the Cleaner still learns each site's template. Without
-``--models``, ``ours`` runs the shipped default options, like ``ours-heldin``, and the
-report says the figures are *not* cross-validated. ``--models`` needs
-``scrapy_webclean.extraction.linemodel`` and ``CleanOptions.line_model``; without them it
-stops with an error, and ``ours-heldin`` and ``ours-rules`` both run the default options
-(the report says so).
+``--models``, ``ours`` runs the package's default options (``CleanOptions()``, whatever line
+model they hold: none since the model became opt-in) and the report says its figures are
+*not* cross-validated. ``--models`` needs ``scrapy_webclean.extraction.linemodel`` and
+``CleanOptions.line_model``; without them it stops with an error, and ``ours-heldin`` and
+``ours-rules`` both run the default options (the report says so).
 
 Inputs. The ``ours*`` extractors get the raw page bytes (our loader decodes them). Every
 peer gets the same ``str``: the bytes decoded by our loader (``decode_html(body,
@@ -39,8 +39,10 @@ variants, still selectable with ``--extractors``):
 
 * ``ours`` -- ``scrapy_webclean.Cleaner``, one per fold per set, cross-validated with
   ``--models`` (above);
-* ``ours-heldin`` -- one ``Cleaner(CleanOptions())`` per set: the shipped model, trained on
-  all the dev data, so its figures are held-in (the ceiling of what training could fit);
+* ``ours-heldin`` -- one ``Cleaner`` per set with the model shipped in the package
+  (``CleanOptions(line_model=default_line_model())``), trained on all the dev data, so its
+  figures are held-in (the ceiling of what training could fit); the default options when
+  the package ships no model;
 * ``ours-rules`` -- one ``Cleaner(CleanOptions(line_model=None))`` per set: the hand rules
   alone, no trained model;
 * ``ours-stateless`` (optional) -- ``scrapy_webclean.clean_html``, one page at a time, default
@@ -260,6 +262,10 @@ class OursSetup:
     line_model_support: bool = False
     support_note: str = ""
     shipped_model: str = "none"
+    #: The shipped model (``default_line_model()``), None when the package has none.
+    shipped: Any = None
+    #: The line model of the package's default options, as text.
+    default_model: str = "none"
 
     @property
     def cross_validated(self) -> bool:
@@ -274,14 +280,16 @@ class OursSetup:
             )
         else:
             ours = (
-                "`ours` is **not cross-validated** (no `--models`): it runs the shipped "
-                "default options, as `ours-heldin` does"
+                "`ours` is **not cross-validated** (no `--models`): it runs the package's "
+                f"default options, `CleanOptions()` (line model: {self.default_model})"
             )
         if self.line_model_support:
-            rest = (
-                f"`ours-heldin` = `CleanOptions()` (shipped line model: {self.shipped_model}); "
-                "`ours-rules` = `CleanOptions(line_model=None)`"
+            heldin = (
+                f"`CleanOptions(line_model=<the shipped model, {self.shipped_model}>)`"
+                if self.shipped is not None
+                else "`CleanOptions()` (the package ships no line model)"
             )
+            rest = f"`ours-heldin` = {heldin}; `ours-rules` = `CleanOptions(line_model=None)`"
         else:
             rest = (
                 f"no line model in the package ({self.support_note}): `ours-heldin` and "
@@ -311,7 +319,15 @@ def ours_setup(models_dir: Path | None) -> OursSetup:
     if line_model is not None:
         from scrapy_webclean import CleanOptions
 
-        shipped = CleanOptions().line_model
+        default = CleanOptions().line_model
+        setup.default_model = str(getattr(default, "path", None) or default or "none")
+        try:
+            from scrapy_webclean.extraction.linemodel import default_line_model
+        except ImportError:
+            setup.shipped = default
+        else:
+            setup.shipped = default_line_model()
+        shipped = setup.shipped
         setup.shipped_model = str(getattr(shipped, "path", None) or shipped or "none")
     if models_dir is None:
         return setup
@@ -338,6 +354,8 @@ def _ours_options(kind: str, setup: OursSetup, fold: int) -> Any:
         return CleanOptions(line_model=setup.fold_models[fold])
     if kind == "rules" and setup.line_model_support:
         return CleanOptions(line_model=None)
+    if kind == "heldin" and setup.shipped is not None:
+        return CleanOptions(line_model=setup.shipped)
     return CleanOptions()
 
 
@@ -1367,6 +1385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "models": str(setup.models_dir) if setup.models_dir else None,
             "line_model_support": setup.line_model_support,
             "shipped_model": setup.shipped_model,
+            "default_options_model": setup.default_model,
         },
         "sets": {},
     }
