@@ -34,6 +34,7 @@ from enum import Enum
 from scrapy_webclean.segmentation.blockmodel import PageModel
 from scrapy_webclean.segmentation.quark import Segment
 from scrapy_webclean.text.tokenize import overlap_tokens
+from scrapy_webclean.text.wordlists import read_word_list
 
 
 class BlockLabel(str, Enum):
@@ -47,68 +48,9 @@ class BlockLabel(str, Enum):
         return self.value
 
 
-#: Words that mark template and service blocks (English and Chinese), our own list.
-DEFAULT_NOISE_WORDS: tuple[str, ...] = (
-    "copyright",
-    "©",
-    "all rights reserved",
-    "privacy",
-    "terms of use",
-    "terms of service",
-    "cookie",
-    "cookies",
-    "advertisement",
-    "advertise",
-    "advert",
-    "anzeige",
-    "publicidad",
-    "publicité",
-    "реклама",
-    "sponsored",
-    "log in",
-    "login",
-    "sign in",
-    "sign up",
-    "register",
-    "subscribe",
-    "newsletter",
-    "share",
-    "follow us",
-    "contact us",
-    "about us",
-    "sitemap",
-    "site map",
-    "skip to",
-    "back to top",
-    "powered by",
-    "disclaimer",
-    "版权",
-    "版权所有",
-    "广告",
-    "登录",
-    "注册",
-    "联系我们",
-    "关于我们",
-    "首页",
-    "免责声明",
-    "隐私",
-    "网站地图",
-    "客服",
-    "举报",
-    "订阅",
-    "分享",
-    "备案",
-    "友情链接",
-    "返回顶部",
-    "设为首页",
-    "加入收藏",
-    "投稿",
-    "招聘",
-    "扫码",
-    "关注我们",
-    "公众号",
-    "ICP",
-)
+#: Words that mark template and service blocks (English and Chinese), our own list
+#: (``data/noise_words.txt``).
+DEFAULT_NOISE_WORDS: tuple[str, ...] = read_word_list("segmentation/data/noise_words.txt")
 
 _ASCII_WORD_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")

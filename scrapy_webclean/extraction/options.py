@@ -1,0 +1,51 @@
+"""The extraction's options: the weights of the line score and the cut-offs of its rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractOptions:
+    """Weights of the line score (text units) and the keep rules."""
+
+    #: The line score (``line_score``, text units): every line pays ``line_cost``; anchor
+    #: text does not count for it and counts ``anchor_weight`` times against it; prose lines
+    #: get ``prose_bonus``; a positive score is scaled in positive and weak-negative
+    #: containers.
+    line_cost: float = 3.0
+    anchor_weight: float = 2.0
+    prose_bonus: float = 3.0
+    positive_factor: float = 1.5
+    weak_negative_factor: float = 0.5
+    #: Above this link density (0-1) a line is mostly links: not prose, not kept.
+    max_link_density: float = 0.5
+    #: A line shorter than this (text units) with a noise word is boilerplate.
+    short_noise_units: float = 50.0
+    #: A region scores at least this (text units).
+    min_region_score: float = 20.0
+    #: A customised line (headline, date/byline) shorter than this (text units) is metadata.
+    metadata_max_units: float = 40.0
+    #: Sections beside the best paragraph holder join the region from these shares of its
+    #: score (0-1): ``sibling_share`` for its siblings when the best subtree lies elsewhere,
+    #: ``outer_share`` for the siblings at each level up to the best subtree around it.
+    sibling_share: float = 0.2
+    outer_share: float = 0.1
+    #: Widen the region to the page's ``<main>`` element around it.
+    use_main_element: bool = True
+    #: A listing page: its best list holds ``listing_strong_factor`` times the text of the
+    #: best paragraph holder, or ``listing_factor`` times when the holder's prose is under
+    #: ``article_min_prose_units``; the list has ``min_list_items`` items whose anchors
+    #: average ``min_item_title_units`` (text units) per link.
+    listing_strong_factor: float = 8.0
+    listing_factor: float = 3.0
+    article_min_prose_units: float = 100.0
+    min_list_items: int = 5
+    min_item_title_units: float = 4.0
+    #: The recovery step (``recovery``): prose of at least ``recover_min_units`` outside the
+    #: region whose scope has an in-page TF-IDF cosine of at least ``cosine_lambda`` (0-1).
+    recover_outside_region: bool = True
+    cosine_lambda: float = 0.1
+    recover_min_units: float = 40.0
+    #: Read a site's front page as a landing page (its whole main element is content).
+    landing_pages: bool = True

@@ -1,0 +1,358 @@
+"""Line verdicts: which lines of the region are text, which are metadata, which are
+dropped (step 4 of ``extract``), and the passes that revise them.
+
+``noise_flags`` marks boilerplate lines from the vocabulary (``vocabulary``) and
+``spare_prose_and_code`` takes back the lines that only name a noise word.
+``region_verdicts`` then gives every line its verdict: KEEP, DROP or METADATA (a
+headline, a date or byline line: content, reported apart). The passes after it keep
+linked lines that belong to the text (``keep_linked_headings``,
+``keep_introduced_lists``) and drop kept lines that do not (``drop_after_related_headings``,
+``drop_noscript_copies``, ``drop_repeated_lines``); they change ``kept`` in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
+from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.extraction.options import ExtractOptions
+from scrapy_webclean.extraction.vocabulary import (
+    BARE_URL_RE,
+    CONSENT_RE,
+    HARD_NOISE,
+    UI_LINE_MAX_UNITS,
+    is_picture_credit,
+    is_related_heading,
+    is_ui_line,
+)
+from scrapy_webclean.segmentation.blockmodel import PageModel, UrlResolver
+from scrapy_webclean.segmentation.classify import NoiseWords
+from scrapy_webclean.segmentation.tagclasses import TagClass
+
+KEEP, DROP, METADATA = 1, 0, 2
+
+#: On a listing page a linked line is an item's name from this share of
+#: ``min_item_title_units`` on (names may be short, as the list's detection allows); on a
+#: landing page only title-like links are.
+LISTING_TITLE_SHARE = 0.5
+#: A sentence of this many words that names a soft noise word ("share", "cookies",
+#: "login") is prose about it, not a control.
+SPARED_PROSE_WORDS = 10
+#: A line is code when a code element sits at most this many levels above its text.
+CODE_LEVELS = 12
+_CODE_TAGS = frozenset(("pre", "code", "kbd", "samp"))
+#: A related-section heading is short (text units); a longer line is text.
+RELATED_HEADING_MAX_UNITS = 15
+#: A container of at most this many nodes that is the heading's own node is the heading
+#: (its element, a link in it), not the section it opens.
+HEADING_ELEMENT_MAX_NODES = 2
+#: A list is looked for this many levels above a linked line.
+_LIST_LEVELS = 4
+#: A kept line of a product page that repeats an earlier one is a second rendering of the
+#: buy box from this many words on.
+REPEATED_LINE_MIN_WORDS = 5
+_HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_H1 = frozenset(("h1",))
+
+
+def _verdict(
+    line: Line,
+    hint: int,
+    title: str,
+    opts: ExtractOptions,
+    listing: bool,
+    forum: bool = False,
+    min_link_units: float = 0.0,
+) -> int:
+    """KEEP, DROP or METADATA for a line of the region. On a listing (or landing) page a
+    linked line of ``min_link_units`` or more is an item's title, not navigation."""
+    if hint == STRONG_NEGATIVE:
+        return DROP
+    if line.link_density > opts.max_link_density and not (listing and line.units >= min_link_units):
+        return DROP
+    # A short customised line (headline, date/byline line) is metadata, not body text --
+    # except on a forum thread, where who wrote each post and when is part of the thread.
+    if line.custom and not forum and not line.prose and line.units < opts.metadata_max_units:
+        return METADATA
+    if title and line.text == title:
+        return METADATA
+    return KEEP
+
+
+def region_verdicts(
+    lines: list[Line],
+    hints: list[int],
+    drop_noisy: list[bool],
+    ranges: list[tuple[int, int]],
+    title: str,
+    opts: ExtractOptions,
+    listing: bool,
+    landing: bool,
+    forum: bool,
+) -> tuple[bytearray, list[bool], list[bool]]:
+    """Per node, inside one of the region's ``ranges``; per line, kept and metadata
+    (``_verdict``; lines outside the region and lines of ``drop_noisy`` are dropped)."""
+    in_region = bytearray(len(hints))
+    for start, end in ranges:
+        in_region[start:end] = b"\x01" * (end - start)
+    kept: list[bool] = []
+    metadata: list[bool] = []
+    # (a list's items: their names may be short, as the list's detection allows; a
+    # landing page's: only title-like links)
+    min_link_units = opts.min_item_title_units * (LISTING_TITLE_SHARE if listing else 1.0)
+    for line, is_noisy in zip(lines, drop_noisy, strict=False):
+        verdict = (
+            _verdict(line, hints[line.node], title, opts, listing or landing, forum, min_link_units)
+            if in_region[line.node] and not is_noisy
+            else DROP
+        )
+        kept.append(verdict == KEEP)
+        metadata.append(verdict == METADATA)
+    return in_region, kept, metadata
+
+
+def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -> list[bool]:
+    """Per line: a short line (under ``short_noise_units``) with a noise word, a picture
+    credit, a bare address or (under ``UI_LINE_MAX_UNITS``) a control's label; or a
+    consent notice of any length."""
+    limit = opts.short_noise_units
+    flags = []
+    # Menus and footers repeat their lines within a page (a quarter of the short lines
+    # are repeats): each distinct text is judged once.
+    judged: dict[str, bool] = {}
+    for line in lines:
+        text = line.text
+        known = judged.get(text)
+        if known is not None:
+            flags.append(known)
+            continue
+        flag = line.units < limit and (
+            noise_re.search(text)
+            or is_picture_credit(text)
+            or BARE_URL_RE.match(text)
+            or (line.units < UI_LINE_MAX_UNITS and is_ui_line(text))
+        )
+        if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
+            flag = CONSENT_RE.search(text) is not None
+        judged[text] = flag = bool(flag)
+        flags.append(flag)
+    return flags
+
+
+def spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool]) -> list[bool]:
+    """``noisy`` less the lines that only name a noise word: code (``['login']`` in a
+    ``<pre>``) and long sentences without a hard noise word (copyright, terms of use);
+    consent notices and picture credits stay noisy."""
+    spared = noisy[:]
+    tags, parents = model.tags, model.parents
+    for i, line in enumerate(lines):
+        if not noisy[i]:
+            continue
+        text = line.text
+        in_code = False
+        node = model.runs[line.first_run].owner
+        for _ in range(CODE_LEVELS):
+            if node <= 0:
+                break
+            if tags[node] in _CODE_TAGS:
+                in_code = True
+                break
+            node = parents[node]
+        if not in_code and not (
+            line.prose and len(text.split()) >= SPARED_PROSE_WORDS and not HARD_NOISE.search(text)
+        ):
+            continue
+        if CONSENT_RE.search(text) or is_picture_credit(text):
+            continue
+        spared[i] = False
+    return spared
+
+
+def keep_linked_headings(
+    model: PageModel, lines: list[Line], kept: list[bool], linked: list[bool], url: str | None
+) -> None:
+    """A heading of the region that links to its own section, its own page or a page
+    below it (documentation sites link each section heading to its own anchor, and an
+    index page's headings to its chapters) is a heading of the text, not navigation. A
+    heading that links elsewhere is a teaser's title."""
+    into_page = _InPage(url, model.base_url)
+    for i, line in enumerate(lines):
+        if linked[i]:
+            heading = _text_element(model, line, _HEADING_TAGS)
+            if heading > 0 and _links_within(model, heading, into_page):
+                kept[i] = True
+
+
+class _InPage:
+    """Whether an ``href`` points into a page: an anchor, the page itself, or a page
+    whose path lies below the page's."""
+
+    def __init__(self, url: str | None, base_url: str | None) -> None:
+        self.page = urlsplit(url) if url else None
+        self.resolve = UrlResolver(base_url)
+
+    def __call__(self, href: str) -> bool:
+        if not href or href.startswith("#"):
+            return True
+        if self.page is None:
+            return False
+        try:
+            target = urlsplit(self.resolve(href))
+        except ValueError:
+            return False
+        path = self.page.path
+        below = path if path.endswith("/") else path + "/"
+        return target.netloc.lower() == self.page.netloc.lower() and (
+            target.path == path or target.path.startswith(below)
+        )
+
+
+def _links_within(model: PageModel, heading: int, into_page: _InPage) -> bool:
+    """True when every link of a heading (or the link around it) points into the page."""
+    anchors = list(model.elements[heading].iter("a"))
+    parent = model.parents[heading]
+    if not anchors and parent > 0 and model.tags[parent] == "a":
+        anchors = [model.elements[parent]]
+    return all(into_page((anchor.get("href") or "").strip()) for anchor in anchors)
+
+
+def keep_introduced_lists(
+    model: PageModel, lines: list[Line], kept: list[bool], linked: list[bool]
+) -> None:
+    """The linked items of a list that a kept line introduces ("The following data
+    types are supported:", the nearest kept line before them ending with a colon) are
+    part of the text."""
+    tags, parents, node_count = model.tags, model.parents, model.node_count
+    n = len(lines)
+    i = 0
+    while i < n:
+        if not linked[i]:
+            i += 1
+            continue
+        node, found = lines[i].node, -1
+        for _ in range(_LIST_LEVELS):
+            if node <= 0:
+                break
+            if tags[node] in ("ul", "ol"):
+                found = node
+                break
+            node = parents[node]
+        if found < 0:
+            i += 1
+            continue
+        end = found + node_count[found]
+        after = i
+        while after < n and found <= lines[after].node < end:
+            after += 1
+        previous = next((k for k in range(i - 1, -1, -1) if kept[k]), -1)
+        if previous >= 0 and lines[previous].text.endswith((":", "：")):
+            for k in range(i, after):
+                if linked[k]:
+                    kept[k] = True
+        i = max(after, i + 1)
+
+
+def drop_after_related_headings(model: PageModel, lines: list[Line], kept: list[bool]) -> None:
+    """A section that opens with a "related"/"you may also like" heading holds teasers of
+    other pages, however much prose they carry: drop it. The section is the nearest
+    B container above the heading whose first line is the heading; a heading in the middle
+    of a larger container changes nothing, and neither does an ``<h1>``: the page's own
+    headline names what the page is about."""
+    classes, parents, node_count = model.classes, model.parents, model.node_count
+    first_line: dict[int, int] = {}
+    for i, line in enumerate(lines):
+        if line.units > RELATED_HEADING_MAX_UNITS or not is_related_heading(line.text):
+            continue
+        if _in_h1(model, line):
+            continue  # the page's own headline ("Most popular films") names the page
+        section = line.node
+        while section > 0 and classes[section] is not TagClass.B:
+            section = parents[section]
+        # The heading's own element: climb to the section it introduces.
+        while (
+            section > 0
+            and node_count[section] <= HEADING_ELEMENT_MAX_NODES
+            and section == line.node
+        ):
+            section = parents[section]
+            while section > 0 and classes[section] is not TagClass.B:
+                section = parents[section]
+        if section <= 0:
+            continue
+        end = section + node_count[section]
+        if not first_line:
+            for j, other in enumerate(lines):
+                first_line.setdefault(other.node, j)
+        starts = min((j for node, j in first_line.items() if section <= node < end), default=i)
+        if starts != i:
+            continue
+        for j in range(i, len(lines)):
+            if not section <= lines[j].node < end:
+                break
+            kept[j] = False
+
+
+def drop_noscript_copies(model: PageModel, lines: list[Line], kept: list[bool]) -> None:
+    """Pages that render their text twice, once for scripts and once inside ``<noscript>``,
+    would export it twice: a kept line inside ``<noscript>`` whose text is also kept
+    outside it is dropped."""
+    tags, parents = model.tags, model.parents
+    if "noscript" not in tags:
+        return
+    in_noscript = [False] * len(tags)
+    for i in range(1, len(tags)):
+        in_noscript[i] = tags[i] == "noscript" or in_noscript[parents[i]]
+    outside = {
+        line.text
+        for line, keep in zip(lines, kept, strict=False)
+        if keep and not in_noscript[line.node]
+    }
+    for i, line in enumerate(lines):
+        if kept[i] and in_noscript[line.node] and line.text in outside:
+            kept[i] = False
+
+
+def drop_repeated_lines(
+    lines: list[Line],
+    kept: list[bool],
+    product: Callable[[], bool],
+    min_words: int = REPEATED_LINE_MIN_WORDS,
+) -> None:
+    """On a product page (``product()``, asked only when a line repeats), a kept line of
+    ``min_words`` or more that repeats an earlier kept line word for word is a second
+    rendering of the buy box (shops render it once per screen size), not more text.
+    (Elsewhere repeated lines are often the text: a meal plan, a timetable.)"""
+    seen: set[str] = set()
+    repeats: list[int] = []
+    for i, line in enumerate(lines):
+        if not kept[i]:
+            continue
+        words = line.text.split()
+        if len(words) < min_words:
+            continue
+        key = " ".join(words)
+        if key in seen:
+            repeats.append(i)
+        seen.add(key)
+    if repeats and product():
+        for i in repeats:
+            kept[i] = False
+
+
+def _in_h1(model: PageModel, line: Line) -> bool:
+    """True when the line's text sits in an ``<h1>``."""
+    return _text_element(model, line, _H1) > 0
+
+
+def _text_element(model: PageModel, line: Line, names: frozenset[str]) -> int:
+    """The element named in ``names`` that the line's text sits in (between its first
+    run's element and the line's node), or -1."""
+    tags, parents = model.tags, model.parents
+    node = model.runs[line.first_run].owner
+    while node >= line.node and node > 0:
+        if tags[node] in names:
+            return node
+        node = parents[node]
+    return -1

@@ -1,0 +1,211 @@
+"""The boilerplate vocabulary: the words and patterns that mark a line as boilerplate.
+
+Consent notices (:data:`CONSENT_RE`), picture credits (:func:`is_picture_credit`), the
+labels of a page's controls and share buttons (:func:`is_ui_line`), the headings of
+related-link sections (:func:`is_related_heading`), bare addresses (:data:`BARE_URL_RE`)
+and the noise words that mark a line as boilerplate even in a sentence
+(:data:`HARD_NOISE`). Word lists that are plain data live in ``data/*.txt``
+(``text.wordlists``); the patterns built from them, and the quick pre-tests that must
+mirror a pattern, stay here. (The noise words of short lines are the Quark classifier's,
+``segmentation/data/noise_words.txt``, handed to ``extract_main``.)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from scrapy_webclean.segmentation.classify import NoiseWords, substring_pattern
+from scrapy_webclean.text.wordlists import read_word_list
+
+#: Cookie and consent notices: long prose, never content.
+CONSENT_RE = re.compile(
+    r"\bcookies?\b.{0,200}\b(?:consent|partners|accept|preferences|opt.out)\b|"
+    r"\b(?:consent|accept)\b.{0,200}\bcookies?\b|使用cookie|cookie政策|Cookie 政策",
+    re.I,
+)
+
+
+#: A picture credit closing a caption: "(Image: GETTY)", "Photo: Jane Doe/Reuters",
+#: "| Getty Images". Captions are not the article's text. (Chinese sites print the
+#: source of a picture, 图片来源：..., as a line of the article: it is kept.)
+CREDIT_RE = re.compile(
+    r"[(\[]\s*(?:image|photo|picture|pic|credit|foto|bild|imagen|фото)s?\s*(?:credit)?\s*[:：][^)\]]{1,80}"
+    r"[)\]]\s*$|"
+    r"(?:^|[|·•/(]\s*)(?:getty images|shutterstock|reuters|ap photo|afp(?: via getty images)?|"
+    r"istock(?:photo)?|alamy|epa|bloomberg)\s*\)?\s*$|"
+    r"^(?:photo|image|picture|credit|photograph|фото)s?\s*(?:credit|by)?\s*[:：]\s*\S.{0,80}$|"
+    r"^(?:личный архив|из личного архива|фото из архива)\b.{0,60}$",
+    re.I,
+)
+#: How a credit without a colon ends (lower-cased): the last word of each agency that
+#: :data:`CREDIT_RE` names (a suffix test rules out the other lines; keep it in step
+#: with the pattern).
+_CREDIT_SUFFIXES = (
+    "images",
+    "shutterstock",
+    "reuters",
+    "photo",
+    "afp",
+    "istock",
+    "istockphoto",
+    "alamy",
+    "epa",
+    "bloomberg",
+)
+_CREDIT_SUFFIX_CHARS = max(map(len, _CREDIT_SUFFIXES))
+#: A credit closes its line: only the line's last this many characters are looked at for
+#: its colon or agency.
+CREDIT_TAIL_CHARS = 100
+
+
+def is_picture_credit(text: str) -> bool:
+    """True for a line that is (or ends with) a picture credit, see :data:`CREDIT_RE`."""
+    tail = text[-CREDIT_TAIL_CHARS:]
+    if ":" not in tail and "：" not in tail and "архив" not in tail:
+        # Without a colon, only a line ending with an agency's name can be a credit (a
+        # suffix test: this runs on every line of every page).
+        end = tail.rstrip()
+        if end.endswith(")"):
+            end = end[:-1].rstrip()
+        if not end[-_CREDIT_SUFFIX_CHARS:].lower().endswith(_CREDIT_SUFFIXES):
+            return False
+    return CREDIT_RE.search(text) is not None
+
+
+#: Share and social buttons' labels, as data (``data/share_*.txt``). Verbs that make a
+#: label alone ("Share", "Tweet", "分享到"), or with an object or a network after them
+#: ("Email this", "Pin it", "转播到腾讯微博"); the networks, named after a preposition
+#: ("Share on Facebook") or before a verb ("Auf Facebook teilen"). A network's name alone
+#: is not a label: articles about social media list them ("1. Facebook").
+SHARE_VERBS = read_word_list("extraction/data/share_verbs.txt")
+SHARE_OBJECT_VERBS = read_word_list("extraction/data/share_object_verbs.txt")
+SHARE_OBJECTS = read_word_list("extraction/data/share_objects.txt")
+SHARE_PREPOSITIONS = read_word_list("extraction/data/share_prepositions.txt")
+SHARE_NETWORKS = read_word_list("extraction/data/share_networks.txt")
+
+
+def _alternatives(words: Sequence[str]) -> str:
+    """A regular expression matching any of ``words`` (longest first; spaces match any
+    whitespace)."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered) + ")"
+
+
+# (A count starts only where a run of digits starts: a long run of digits is scanned once.)
+_SHARE_COUNT = r"(?:[(（]?(?<![\d.,])\d[\d.,]*[kKmM万]?[)）]?)"
+_SHARE_TARGET = rf"(?:{_alternatives(SHARE_PREPOSITIONS)}\s*{_alternatives(SHARE_NETWORKS)})"
+#: One share button's label, with a count before or after it ("12 Shares", "Tweet 5").
+SHARE_LABEL_PATTERN = (
+    rf"(?:{_SHARE_COUNT}\s*)?"
+    rf"(?:{_alternatives(SHARE_VERBS)}s?(?:\s*{_alternatives(SHARE_OBJECTS)})?"
+    rf"(?:\s*{_SHARE_TARGET})?|"
+    rf"{_alternatives(SHARE_OBJECT_VERBS)}\s*(?:{_alternatives(SHARE_OBJECTS)}"
+    rf"(?:\s*{_SHARE_TARGET})?|{_SHARE_TARGET})|"
+    rf"(?:{_alternatives(SHARE_PREPOSITIONS)}\s*)?{_alternatives(SHARE_NETWORKS)}"
+    rf"\s*{_alternatives(SHARE_VERBS)})"
+    rf"(?:\s*{_SHARE_COUNT})?(?:\s*[:：])?"
+)
+SHARE_LABEL_RE = re.compile(SHARE_LABEL_PATTERN, re.I)
+
+
+#: Whole lines that are the labels of a page's controls, not text: comment counters and
+#: buttons, "Back to gallery", "Topics", slideshow notices, share buttons,
+#: related-section headings.
+UI_LINE_RE = re.compile(
+    # (No two optional whitespace runs side by side, and a number starts only where a
+    # digit run starts: the time to match grows with the line, not with its square.)
+    r"(?:(?<!\d)\d+\s+)?(?:(?:view|show|load|read|see|add|leave|post|write|hide)\s+)?"
+    r"(?:(?:all|more)\s+)?(?:(?<!\d)\d+\s+)?comments?(?:\s*\(\d+\))?|"
+    r"(?:back to|view|open|close) (?:the )?"
+    r"(?:gallery|slideshow|photos?)|topics|this slideshow requires javascript\.?|"
+    # carousel and gallery controls: "Open media 3 in modal", "Slide 2 of 5"
+    r"(?:open|load|view|show|go to) (?:media|image|photo|picture|slide|video) \d+"
+    r"(?: (?:of|/) \d+)?(?: in (?:(?:the )?modal|gallery(?: view)?))?|"
+    r"(?:media|image|photo|picture|slide|video) \d+ (?:of|/) \d+|"
+    # shop and page buttons
+    r"add to (?:cart|bag|basket|wish ?list|list|favou?rites)|quick (?:view|shop|add)|"
+    r"loading|close|show (?:more|less)|see (?:less|all)|"
+    r"(?:trending|popular|latest) (?:news|now|stories)|"
+    r"комментарии|добавить (?:отзыв|комментарий)|评论|查看评论|发表评论|"
+    r"kommentare|commentaires|comentarios|comentários|"
+    # (and share and social buttons: SHARE_LABEL_PATTERN)
+    f"{SHARE_LABEL_PATTERN}",
+    re.I,
+)
+#: A control's label is short: longer lines are not tested against :data:`UI_LINE_RE`
+#: (text units).
+UI_LINE_MAX_UNITS = 12.0
+#: Characters around a control's label that are not part of it ("Comments »", "Topics:").
+_UI_LINE_EDGES = " .:…»›>|-–—"
+
+
+#: Every match of :data:`UI_LINE_RE` holds one of these (lower-cased): most lines hold
+#: none and are ruled out by one quick search. (Keep it in step with the pattern.)
+_UI_WORDS = (
+    *("comment", "gallery", "slideshow", "photo", "topics", "news", "now", "stories"),
+    *("media", "image", "picture", "slide", "video"),
+    *("add to", "quick", "loading", "close", "show", "see"),
+    *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
+    # (every share label holds a verb)
+    *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
+)
+_UI_LINE_WORDS = substring_pattern(_UI_WORDS)
+
+
+def is_ui_line(text: str) -> bool:
+    """True for a short line that is a control's label (see :data:`UI_LINE_RE`) or a
+    related-section heading (see :data:`RELATED_HEADING_RE`)."""
+    if is_related_heading(text):
+        return True
+    if _UI_LINE_WORDS.search(text.lower()) is None:
+        return False
+    return UI_LINE_RE.fullmatch(text.strip(_UI_LINE_EDGES)) is not None
+
+
+#: Headings that open a block of links or teasers to *other* pages, in several languages.
+RELATED_HEADING_RE = re.compile(
+    r"^(?:you (?:may|might) (?:also )?(?:like|enjoy)|related(?: (?:articles?|posts?|stories|"
+    r"news|content|reading))?|(?:read|see) (?:also|more)|more (?:from|on|in|stories|news)\b.*|"
+    r"recommended(?: for you)?|also (?:read|on)|você (?:também )?pode gostar|"
+    r"leia (?:também|mais)|te puede interesar|(?:artículos|noticias) relacionad[oa]s|"
+    r"vous aimerez aussi|à lire aussi|lire aussi|das könnte sie (?:auch )?interessieren|"
+    r"weitere artikel|ti potrebbe interessare|相关(?:阅读|新闻|文章|推荐)|推荐阅读|猜你喜欢|"
+    r"延伸阅读|热门推荐|更多(?:阅读|新闻)|most popular\b.*|popular (?:posts|articles|stories)|"
+    r"читайте также|смотрите также|похожие (?:статьи|записи|новости|материалы)|"
+    r"самые популярные\b.*|популярное|рекомендуем|"
+    # shops
+    r"(?:people|customers|shoppers) (?:who|also) (?:viewed|bought|searched)\b.*|"
+    r"similar (?:items|products)\b.*|(?:frequently|often) bought together|"
+    r"recently viewed\b.*|(?:you|customers) (?:may|might) also (?:love|need|want)\b.*|"
+    r"related products|more (?:items|products) (?:like this|from)\b.*|"
+    r"(?:complete|shop) the look|sponsored products\b.*)\W*$",
+    re.I,
+)
+#: How every match of :data:`RELATED_HEADING_RE` starts (lower-cased): a line that starts
+#: otherwise is ruled out by one ``startswith``. (Keep it in step with the pattern; "te "
+#: and "ti " keep their space.)
+_RELATED_HEADING_STARTS = (
+    *("you", "related", "read", "see", "more", "recommended", "also", "most", "popular"),
+    *("você", "leia", "te ", "artículos", "noticias", "vous", "à", "lire", "das", "weitere"),
+    *("ti ", "相关", "推荐", "猜", "延伸", "热门", "更多"),
+    *("читайте", "смотрите", "похожие", "самые", "популярное", "рекомендуем"),
+    *("people", "customers", "shoppers", "similar", "frequently", "often", "recently"),
+    *("complete", "shop", "sponsored"),
+)
+
+
+def is_related_heading(text: str) -> bool:
+    """True for a line that is a related-section heading (:data:`RELATED_HEADING_RE`)."""
+    return (
+        text.lower().startswith(_RELATED_HEADING_STARTS)
+        and RELATED_HEADING_RE.match(text) is not None
+    )
+
+
+#: A line that is nothing but an address (print headers, "source:" footers of templates).
+BARE_URL_RE = re.compile(r"(?:https?://|www\.)\S+$")
+
+#: Noise words that mark a line as boilerplate even in a sentence
+#: (``data/hard_noise_words.txt``).
+HARD_NOISE = NoiseWords(read_word_list("extraction/data/hard_noise_words.txt"))
