@@ -151,7 +151,7 @@ def tfidf_share(pages: list[bytes]) -> tuple[int, int, float, float, float, floa
     CPU s of tokenizing what it read with jieba (``content_tokens``, as now) and with
     character bigrams (``overlap_tokens``, as before), each from a cold cut cache."""
     from scrapy_webclean.cleaning import clean_html
-    from scrapy_webclean.extraction import extract
+    from scrapy_webclean.extraction import recovery
     from scrapy_webclean.extraction.tfidf import prune_scores
     from scrapy_webclean.text.tokenize import _cut, content_tokens, overlap_tokens
 
@@ -166,14 +166,14 @@ def tfidf_share(pages: list[bytes]) -> tuple[int, int, float, float, float, floa
     for number, page in enumerate(pages):  # (a first pass loads what cleaning loads)
         clean_html(page, f"https://zh.example/{number}.html")
     _cut.cache_clear()
-    extract.prune_scores = timed  # type: ignore[attr-defined]
+    recovery.prune_scores = timed
     try:
         started = time.process_time()
         for number, page in enumerate(pages):
             clean_html(page, f"https://zh.example/{number}.html")
         total = time.process_time() - started
     finally:
-        extract.prune_scores = prune_scores  # type: ignore[attr-defined]
+        recovery.prune_scores = prune_scores
     read = [text for texts, _ in calls for text in texts]
     costs = []
     for tokens in (content_tokens, overlap_tokens):
