@@ -11,7 +11,7 @@ Chinese text, as the paper segments it, and words elsewhere, stop words out. Wor
 here: a word's weight is its share of the blocks, and a character bigram straddling two
 words (the 中国 of 发展中国家) counts in blocks that do not hold it. Its cost is paid
 rarely: the TF-IDF is computed only when a line outside the main region passes the cheap
-path-similarity judge first (``extraction/extract.py``).
+path-similarity judge first (``extraction/recovery.py``).
 """
 
 from __future__ import annotations
