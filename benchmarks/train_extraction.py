@@ -83,6 +83,9 @@ class Recorder:
         self.rows: list[list[float]] = []
         self.texts: list[str] = []
 
+    def decides_on(self, page_type: str) -> bool:
+        return True
+
     def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line]) -> None:
         self.rows = [list(row) for row in rows]
         self.texts = [line.text for line in lines]

@@ -154,3 +154,27 @@ def test_numpy_thread_pools_are_pinned_to_one() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.split() == ["1", "1"]
+
+
+class Counting:
+    """A decider that decides on nothing and counts what it is asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+        self.rows = 0
+
+    def decides_on(self, page_type: str) -> bool:
+        self.asked.append(page_type)
+        return False
+
+    def decide(self, rows: Any, lines: Any) -> None:
+        self.rows += len(rows)
+
+
+def test_no_features_are_computed_for_a_page_the_model_leaves() -> None:
+    decider = Counting()
+    clean_html(LISTING, "https://recipes.example.org/all", options=CleanOptions(line_model=decider))
+    assert decider.asked == ["listing"]
+    assert decider.rows == 0
+    assert not LineModel(spec()).decides_on("article")
+    assert LineModel(spec()).decides_on("listing")

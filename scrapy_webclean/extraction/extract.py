@@ -261,7 +261,8 @@ def extract_main(
         drop_repeated_lines(lines, kept, product)
     if forum and page_type == "article":
         page_type = "forum"
-    if line_model is not None:
+    rules_type = "landing" if landing else page_type
+    if line_model is not None and line_model.decides_on(rules_type):
         rules = RuleState(
             kept=kept,
             metadata=metadata,
@@ -271,7 +272,7 @@ def extract_main(
             template=template_flags,
             hints=hints,
             scores=scores,
-            page_type="landing" if landing else page_type,
+            page_type=rules_type,
         )
         decided = line_model.decide(line_features(model, lines, rules), lines)
         if decided is not None:

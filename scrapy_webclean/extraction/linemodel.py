@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
-from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES
+from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.threads import pin_numpy_threads
 
@@ -56,7 +56,11 @@ def _numpy() -> Any:
 class LineDecider(Protocol):
     """What ``extract_main`` asks for the final verdicts: keep flags for the feature rows
     of a page's lines (``lines[i]`` is row ``i``'s line), or None to leave the rules'
-    verdicts as they are (a recorder of training data does that)."""
+    verdicts as they are (a recorder of training data does that). ``decides_on`` is asked
+    first, with the rules' page type (``linefeatures.PAGE_TYPE_CODES``): the features are
+    computed only for a page it decides on."""
+
+    def decides_on(self, page_type: str) -> bool: ...
 
     def decide(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line]
@@ -169,6 +173,10 @@ class LineModel:
             at = numpy.where(goes_left, left[at], right[at])
         raw = self.base + value[at].sum(axis=1)
         return cast("np.ndarray", 1.0 / (1.0 + numpy.exp(-raw)))
+
+    def decides_on(self, page_type: str) -> bool:
+        """Whether the model decides on pages the rules read as ``page_type``."""
+        return PAGE_TYPE_CODES.get(page_type, -1) in self.page_types
 
     def decide(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line] = ()
