@@ -281,25 +281,6 @@ def test_react_streamed_segments_are_read_where_they_are_shown() -> None:
     assert "never shows" not in text and "Pricing" not in text
 
 
-def test_site_root_detection() -> None:
-    from scrapy_webclean.extraction.extract import is_site_root
-
-    for url in (
-        "https://example.com",
-        "https://example.com/",
-        "http://example.com/index.html",
-        "https://shop.example.com/?utm_source=x&srsltid=abc",
-    ):
-        assert is_site_root(url), url
-    for url in (
-        None,
-        "https://example.com/news/story.html",
-        "https://example.com/?page=2",
-        "ftp://example.com/",
-    ):
-        assert not is_site_root(url), url
-
-
 def test_a_front_page_is_read_as_a_landing_page() -> None:
     sections = "".join(
         f"<section><h3>{name}</h3><div>Faster {name.lower()}</div></section>"

@@ -13,7 +13,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -24,6 +23,7 @@ import pytest
 
 from demo_site.server import DemoServer
 from tests.test_e2e_crawl import copy_groups
+from tests.test_e2e_state import command
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ROOT / "example_project"
@@ -71,16 +71,7 @@ class Crawl:
     def __init__(self, server: DemoServer, out: Path, name: str, *settings: str) -> None:
         self.out, self.name, self.server = out, name, server
         self.served_before = pages_served(server)
-        args = [
-            sys.executable, "-m", "scrapy", "crawl", "demo",
-            "-a", f"port={server.port}",
-            "-O", str(out / f"{name}.jsonl"),
-            "-s", f"DEMO_STATS_FILE={out / f'{name}.stats.json'}",
-            "-s", f"LOG_FILE={out / f'{name}.log'}",
-            "-s", f"IMAGES_STORE={out / f'{name}-images'}",
-        ]  # fmt: skip
-        for setting in settings:
-            args += ["-s", setting]
+        args = command(server, out, name, *settings)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         self.process = subprocess.Popen(
