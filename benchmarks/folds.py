@@ -10,29 +10,26 @@ trained on folds ``!= k`` has never seen a site of fold ``k``.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+import sys
+from pathlib import Path
 from urllib.parse import urlsplit
 
-import tldextract
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from scrapy_webclean.urls import organization_domain
 
 #: The number of folds (``../shared/datasets/README.md``: 5).
 FOLDS = 5
 
-# The bundled snapshot only: no fetch of the list, no cache on disk.
-_EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
-
-@lru_cache(maxsize=65536)
 def registered_domain(url_or_host: str) -> str:
-    """The registrable domain of a URL or a bare host (``news.bbc.co.uk`` -> ``bbc.co.uk``);
-    the host itself when it has no public suffix (``163.invalid``, an IP address)."""
+    """The registrable domain of a URL or a bare host by the ICANN section of the Public
+    Suffix List (``news.bbc.co.uk`` -> ``bbc.co.uk``; the blogs of one platform are one
+    domain here, so a platform's shared template never spans two folds): the package's
+    ``urls.organization_domain``; the host itself when it has no public suffix
+    (``163.invalid``, an IP address)."""
     text = url_or_host.strip().lower()
     host = urlsplit(text).hostname if "//" in text else text.split("/")[0]
-    host = (host or "").strip(".")
-    parts = _EXTRACT(host)
-    if parts.domain and parts.suffix:
-        return f"{parts.domain}.{parts.suffix}"
-    return host.removeprefix("www.")
+    return organization_domain((host or "").strip("."))
 
 
 def fold_of(url_or_host: str, folds: int = FOLDS) -> int:

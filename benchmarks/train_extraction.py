@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import numpy as np  # noqa: E402
 from datasets import Page, load_set  # noqa: E402
 from folds import FOLDS  # noqa: E402
-from metrics import char_f1, token_f1  # noqa: E402
+from metrics import char_f1, token_f1, word_f1  # noqa: E402
 
 from scrapy_webclean import Cleaner, CleanOptions  # noqa: E402
 from scrapy_webclean.extraction.linefeatures import (  # noqa: E402
@@ -188,22 +188,6 @@ def _page_lines(page: Page, recorder: Recorder) -> PageLines:
     )
 
 
-def wcxb_f1(prediction: str, truth: str) -> float:
-    """WCXB's metric for one page: word F1 over lower-cased ``\\w+`` tokens (multisets)."""
-    from collections import Counter
-
-    p = Counter(_WORD_RE.findall(prediction.lower()))
-    t = Counter(_WORD_RE.findall(truth.lower()))
-    if not p or not t:
-        return 1.0 if not p and not t else 0.0
-    shared = sum((p & t).values())
-    if shared == 0:
-        return 0.0
-    precision = shared / sum(p.values())
-    recall = shared / sum(t.values())
-    return 2 * precision * recall / (precision + recall)
-
-
 def score_page(page: PageLines, keep: Sequence[bool]) -> dict[str, float]:
     """The page's figures for the lines ``keep`` keeps."""
     text = "\n".join(t for t, k in zip(page.texts, keep, strict=False) if k)
@@ -213,7 +197,7 @@ def score_page(page: PageLines, keep: Sequence[bool]) -> dict[str, float]:
     prf = token_f1(text, page.truth)
     out = {"p": prf.precision, "r": prf.recall}
     if page.set_name == "wcxb-dev":
-        out["wcxb"] = wcxb_f1(text, page.truth)
+        out["wcxb"] = word_f1(text, page.truth).f1
     return out
 
 

@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache, partial
-from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -45,7 +44,7 @@ from scrapy_webclean.segmentation.classify import (
 )
 from scrapy_webclean.segmentation.quark import QuarkOptions, segment_page, segment_text
 from scrapy_webclean.text.language import guess_language
-from scrapy_webclean.urls import is_site_root
+from scrapy_webclean.urls import host_of, is_site_root
 
 # (A match starts only where a whitespace run starts, so a long run is scanned once.)
 _TITLE_SEPARATORS_RE = re.compile(r"(?<!\s)\s+[-|–—·:]\s+|(?<!\s)\s*[_｜|—–]\s*")
@@ -358,21 +357,13 @@ def _site_names(model: PageModel) -> set[str]:
                 key = _name_key(meta.get("content") or "")
                 if key:
                     names.add(key)
-    labels = _host(model.base_url).split(".") if model.base_url else []
+    labels = host_of(model.base_url).split(".") if model.base_url else []
     for start, label in enumerate(labels):
         if len(label) > 2 and label not in _HOST_WORDS:
             names.add(_name_key(label))
             if start < len(labels) - 1:
                 names.add(_name_key("".join(labels[start:])))
     return names
-
-
-def _host(url: str) -> str:
-    """The host of ``url``, lower case ('' when it has none or is not a URL)."""
-    try:
-        return (urlsplit(url).hostname or "").lower()
-    except ValueError:
-        return ""
 
 
 def _is_site_name(text: str, site_names: set[str]) -> bool:

@@ -140,6 +140,19 @@ def test_the_cleaner_runs_the_model_on_a_listing() -> None:
     assert "Copyright" not in with_model.text
 
 
+def test_the_models_verdicts_are_what_the_cleaner_keeps() -> None:
+    """A model that drops every line empties a listing; one that leaves listings to the
+    rules changes nothing (the test above passes with the rules alone: this one cannot)."""
+    url = "https://recipes.example.org/all"
+    rules_only = clean_html(LISTING, url, options=CleanOptions(line_model=None)).text
+    drop_all = LineModel(spec(base=-50.0))
+    assert clean_html(LISTING, url, options=CleanOptions(line_model=drop_all)).text == ""
+    articles_only = LineModel(spec(base=50.0, page_types=[PAGE_TYPE_CODES["article"]]))
+    assert clean_html(LISTING, url, options=CleanOptions(line_model=articles_only)).text == (
+        rules_only
+    )
+
+
 def test_numpy_thread_pools_are_pinned_to_one() -> None:
     code = (
         "import os, sys\n"

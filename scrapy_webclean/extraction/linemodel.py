@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
 from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
 from scrapy_webclean.extraction.lines import Line
-from scrapy_webclean.threads import pin_numpy_threads
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,7 +46,8 @@ def _vetoed(row: Sequence[float]) -> bool:
 
 
 def _numpy() -> Any:
-    pin_numpy_threads()
+    """numpy, imported on first use (the package's import has pinned its thread pools:
+    ``scrapy_webclean.threads``)."""
     import numpy
 
     return numpy

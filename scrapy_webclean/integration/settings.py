@@ -96,23 +96,22 @@ def boolean() -> Rule:
 
 
 def integer(minimum: int | None = None, maximum: int | None = None) -> Rule:
-    allowed = _range("an integer", minimum, maximum)
-    typed = _typed(lambda s, n: _strict_int(s.get(n)), allowed)
-
-    def read(settings: BaseSettings, name: str) -> int:
-        value: int = typed(settings, name)
-        _check_range(name, value, minimum, maximum, allowed)
-        return value
-
-    return Rule(read, allowed)
+    return _ranged("an integer", _strict_int, minimum, maximum)
 
 
 def number(minimum: float | None = None, maximum: float | None = None) -> Rule:
-    allowed = _range("a number", minimum, maximum)
-    typed = _typed(lambda s, n: _strict_float(s.get(n)), allowed)
+    return _ranged("a number", _strict_float, minimum, maximum)
 
-    def read(settings: BaseSettings, name: str) -> float:
-        value: float = typed(settings, name)
+
+def _ranged(
+    kind: str, parse: Callable[[Any], Any], minimum: float | None, maximum: float | None
+) -> Rule:
+    """A rule for a value ``parse`` reads strictly, within ``minimum`` .. ``maximum``."""
+    allowed = _range(kind, minimum, maximum)
+    typed = _typed(lambda s, n: parse(s.get(n)), allowed)
+
+    def read(settings: BaseSettings, name: str) -> Any:
+        value = typed(settings, name)
         _check_range(name, value, minimum, maximum, allowed)
         return value
 
