@@ -547,3 +547,22 @@ def test_a_resumed_jobdir_crawl_drops_what_was_exported_and_exports_what_was_not
     assert stats["webclean/dedup/checked_again"] == 1
     assert stats["webclean/dedup/unique"] == 1
     crawler._webclean_state.close()
+
+
+def test_a_page_claim_and_its_counts_are_one_jobdir_transaction(tmp_path: Path) -> None:
+    """A worker's file commits each write at once, except inside ``atomic``: a process
+    killed between a page's URL claim and its counts would leave it claimed, unlearned."""
+    from scrapy_webclean.state import SqliteBackend
+
+    path = tmp_path / "templates.sqlite3"
+    backend = SqliteBackend(path, commit_seconds=0.0)
+    other = sqlite3.connect(str(path))
+    with backend.atomic():
+        backend.claim("tplurl:a", 1, b"1")
+        backend.add_counts("tpl:a", [("#pages", 1.0)])
+        assert other.execute("SELECT COUNT(*) FROM counters").fetchone() == (0,)
+    assert other.execute("SELECT COUNT(*) FROM counters").fetchone() == (1,)
+    backend.add_counts("tpl:a", [("#pages", 1.0)])  # outside: committed at once
+    assert other.execute("SELECT SUM(value) FROM counters").fetchone() == (2.0,)
+    other.close()
+    backend.close()

@@ -61,6 +61,7 @@ class SqliteBackend:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
         self._open_since: float | None = None  # time of the open transaction's first write
+        self._atomic = 0  # open atomic() blocks
 
     # -- transactions ----------------------------------------------------------------
 
@@ -85,9 +86,22 @@ class SqliteBackend:
         operation is committed at once (for a file several processes write)."""
         db = self._write()
         yield db
-        if self.commit_seconds <= 0:
+        if self.commit_seconds <= 0 and not self._atomic:
             db.execute("COMMIT")
             self._open_since = None
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """The writes made inside are committed together at its end (with
+        ``commit_seconds <= 0``; otherwise they share the timed transaction anyway): a
+        process killed half-way leaves none of them."""
+        self._atomic += 1
+        try:
+            yield
+        finally:
+            self._atomic -= 1
+            if not self._atomic and self.commit_seconds <= 0:
+                self.flush()
 
     def flush(self) -> None:
         with self._lock:

@@ -23,7 +23,7 @@ import hashlib
 import struct
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 
 import numpy as np
@@ -130,9 +130,10 @@ class BackendTemplateStore:
     A page cleaned inside :meth:`page` is learned at most once, however often it is
     cleaned: its URL is claimed in ``tplurl:<site>`` (a write-once value by a 64-bit hash of
     the URL) before its signatures are counted, so a crawl killed and resumed with the same
-    JOBDIR or Redis, which fetches some pages again, does not count them twice. (A claim
-    made just before a kill, whose counts were not written, leaves that page unlearned:
-    never twice.) After :meth:`page`, :attr:`blind` says whether the page's template was
+    JOBDIR or Redis, which fetches some pages again, does not count them twice. In a
+    JOBDIR the claim and the counts are one transaction (``SqliteBackend.atomic``); with
+    Redis, a claim made just before a kill, whose counts were not written, leaves that
+    page unlearned: never twice. After :meth:`page`, :attr:`blind` says whether the page's template was
     read from a store that did not answer (an empty view: the page was cleaned as on a new
     site), and ``on_blind`` is called with its URL.
     """
@@ -177,6 +178,11 @@ class BackendTemplateStore:
         return [int(count) for count in found]
 
     def add_page(self, site: str, keys: Iterable[int]) -> None:
+        atomic = getattr(self.backend, "atomic", None)  # (SQLite: claim and counts at once)
+        with atomic() if atomic is not None else nullcontext():
+            self._add_page(site, keys)
+
+    def _add_page(self, site: str, keys: Iterable[int]) -> None:
         if self._page is not None:
             held = self.backend.claim(f"tplurl:{site}", url_key(self._page), b"1")
             if held is not None:
