@@ -110,3 +110,34 @@ def test_logical_paragraphs_match_keyword_words() -> None:
         "A.\nThe art of charts.\nC."
     )
     assert logical_paragraphs("A.\nA chart.\nC.", ("art",)) == ""
+
+
+# Chinese sentences of several registers (news, forum, product, classical, names and
+# numbers written in characters), with characters outside jieba's Chinese range mixed in.
+_SEGMENTER_SAMPLES = (
+    "国务院总理李克强今天在人民大会堂会见了来访的德国总理默克尔双方就中德关系交换意见",
+    "楼主说的对我也遇到过这个问题重启路由器之后就好了谢谢分享",
+    "本店所有商品均为正品支持七天无理由退货满九十九元包邮",
+    "学而时习之不亦说乎有朋自远方来不亦乐乎",
+    "发展中国家的经济增长速度在二零一九年明显放缓",
+    "南京市长江大桥欢迎您点击查看更多精彩内容广告赞助商",
+    "㐀㑇中华人民共和国豈更车贾",
+    "研究生命起源结婚的和尚未结婚的",
+)
+
+
+def test_segmenter_cuts_jiebas_words() -> None:
+    # The faster cut gives jieba's own words, in both modes, for every sample and for
+    # every substring window of them (runs of every length, starting anywhere).
+    import jieba
+
+    from scrapy_webclean.text.segmenter import Segmenter
+
+    jieba.initialize()
+    segmenter = Segmenter(jieba.dt)
+    for sample in _SEGMENTER_SAMPLES:
+        for start in range(len(sample)):
+            for end in range(start + 1, min(len(sample), start + 24) + 1):
+                run = sample[start:end]
+                assert segmenter.cut(run) == jieba.lcut(run, HMM=False), run
+                assert segmenter.cut_for_search(run) == jieba.lcut_for_search(run, HMM=False)
