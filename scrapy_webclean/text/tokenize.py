@@ -12,9 +12,9 @@ jieba is loaded lazily, once per process, on the first Chinese text to cut (its 
 load takes 1-1.5 s), and used with ``HMM=False``: feature tokens need to be stable and
 fast more than they need new-word discovery. Its words are cut by
 :class:`~scrapy_webclean.text.segmenter.Segmenter` (jieba's dictionary and algorithm, the
-same words about 1.6x faster than ``jieba.lcut``): about 550k Chinese characters per CPU
-second here, character bigrams about 2 million (``benchmarks/jieba_cost.py``); the last
-cuts are remembered (:data:`CUT_CACHE_RUNS`).
+same words about 1.6x faster than ``jieba.lcut``): :func:`tokenize` reads about 480k
+Chinese characters per CPU second here, character bigrams about 2 million
+(``benchmarks/jieba_cost.py``); the last cuts are remembered (:data:`CUT_CACHE_RUNS`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import re
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
+
 from scrapy_webclean.text.segmenter import Segmenter
 from scrapy_webclean.text.stopwords import all_stopwords
 
