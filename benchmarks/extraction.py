@@ -134,7 +134,7 @@ from datasets import ALL_SETS, LOADERS, WCXB_TYPES, Dataset, Page
 from folds import FOLDS
 from metrics import PRF, average, char_f1, mean_f1, token_f1, word_f1
 
-from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS
+from scrapy_webclean.html.tagclasses import BREAK_TAGS
 
 ALL_EXTRACTORS = (
     "ours",

@@ -1,6 +1,6 @@
 """``clean_html``: one page in, a :class:`CleanResult` out. No Scrapy needed.
 
-Pipeline: decode and parse once (``html.loader``) -> block model in one iterative pass ->
+Pipeline: decode and parse once (``html.loader``) -> page model in one iterative pass ->
 Quark segmentation -> Quark classification -> title, text, language, links and images
 grouped by block label.
 """
@@ -26,9 +26,7 @@ from scrapy_webclean.html.loader import (
     Limits,
     load_html,
 )
-from scrapy_webclean.markdown import to_markdown
-from scrapy_webclean.result import Block, CleanResult, Image, Link
-from scrapy_webclean.segmentation.blockmodel import (
+from scrapy_webclean.html.pagemodel import (
     DEFAULT_CUSTOM_PATTERNS,
     DEFAULT_CUSTOM_TAGS,
     PageModel,
@@ -36,6 +34,8 @@ from scrapy_webclean.segmentation.blockmodel import (
     build_page_model,
     collapse_ws,
 )
+from scrapy_webclean.markdown import to_markdown
+from scrapy_webclean.result import Block, CleanResult, Image, Link
 from scrapy_webclean.segmentation.classify import (
     BlockLabel,
     ClassifierOptions,

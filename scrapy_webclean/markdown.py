@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from scrapy_webclean.extraction.lines import Line
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
 
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _BOLD = frozenset(("b", "strong"))

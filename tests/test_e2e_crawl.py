@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from demo_site.server import DemoServer
-from scrapy_webclean.segmentation.blockmodel import collapse_ws
+from scrapy_webclean.html.pagemodel import collapse_ws
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ROOT / "example_project"

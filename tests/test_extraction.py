@@ -6,7 +6,7 @@ from demo_site.site import build_site
 from scrapy_webclean import Cleaner, clean_html
 from scrapy_webclean.cleaning import SHORT_LINE_UNITS
 from scrapy_webclean.extraction.template import MemoryTemplateStore, TemplateModel, site_of
-from scrapy_webclean.segmentation.blockmodel import collapse_ws
+from scrapy_webclean.html.pagemodel import collapse_ws
 from scrapy_webclean.segmentation.classify import text_units
 
 PROSE = (
@@ -115,7 +115,7 @@ def test_cleaner_learns_a_sites_template_from_the_second_page_on() -> None:
 
 def test_link_density_segmentation_splits_where_density_changes() -> None:
     from scrapy_webclean.html.loader import parse_html
-    from scrapy_webclean.segmentation.blockmodel import build_page_model
+    from scrapy_webclean.html.pagemodel import build_page_model
     from scrapy_webclean.segmentation.linkdensity import (
         link_density_blocks,
         neighbour_similarity,

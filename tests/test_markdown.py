@@ -7,10 +7,10 @@ from typing import Any
 from scrapy.utils.test import get_crawler
 
 from scrapy_webclean import clean_html
+from scrapy_webclean.html.pagemodel import collapse_ws
 from scrapy_webclean.integration.dedup import DedupPipeline
 from scrapy_webclean.integration.pipelines import CleanPipeline
 from scrapy_webclean.markdown import markdown_to_text
-from scrapy_webclean.segmentation.blockmodel import collapse_ws
 from tests.conftest import drive
 
 EN = """<html><head><title>Harbour plan approved - The Courier</title></head><body>

@@ -8,7 +8,8 @@ import pytest
 
 from scrapy_webclean import BlockLabel, CleanResult, clean_html
 from scrapy_webclean.html.loader import parse_html
-from scrapy_webclean.segmentation import build_page_model, segment_page, segment_text
+from scrapy_webclean.html.pagemodel import build_page_model
+from scrapy_webclean.segmentation import segment_page, segment_text
 from scrapy_webclean.segmentation.classify import (
     NaiveBayesPriors,
     content_probability,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from scrapy_webclean.segmentation.blockmodel import collapse_ws, dimension, image_src
+from scrapy_webclean.html.pagemodel import collapse_ws, dimension, image_src
 from scrapy_webclean.urls import UrlResolver, resolve_base
 
 #: How many containers above an image lend their class/id words to its context.

@@ -1,4 +1,4 @@
-"""Main-content extraction over the block model: lines, hints, the main region."""
+"""Main-content extraction over the page model: lines, hints, the main region."""
 
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.lines import Line, build_lines

@@ -79,7 +79,7 @@ from scrapy_webclean.extraction.vocabulary import (
     is_related_heading,
     is_ui_line,
 )
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.segmentation.classify import NoiseWords
 from scrapy_webclean.urls import is_site_root
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
 
 # Every word must start a class token or a part of one ("menu", "main-menu", "menu_item",
 # "sidebarLeft"), so that "contextmenu" or "timeshare" do not count. The patterns read

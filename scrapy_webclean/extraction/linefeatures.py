@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scrapy_webclean.extraction.lines import Line
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
 
 #: The feature columns, in order (a model file names them; a mismatch refuses the file).
 FEATURE_NAMES: tuple[str, ...] = (

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
+from scrapy_webclean.html.tagclasses import TagClass
 from scrapy_webclean.segmentation.classify import text_units
-from scrapy_webclean.segmentation.tagclasses import TagClass
 
 #: Sentence-ending punctuation: a line with one reads like prose.
 _SENTENCE_END = frozenset("。！？!?.…；;")

@@ -13,7 +13,7 @@ from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.paths import path_similarity, path_threshold, tag_path
 from scrapy_webclean.extraction.tfidf import prune_scores
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.segmentation.linkdensity import link_density_blocks
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
-from scrapy_webclean.segmentation.blockmodel import PageModel
-from scrapy_webclean.segmentation.tagclasses import TagClass
+from scrapy_webclean.html.pagemodel import PageModel
+from scrapy_webclean.html.tagclasses import TagClass
 
 #: A content line adds its score to its holder, and this share of it to the holder's
 #: parent: a container whose prose is split over child holders (an article's sections)

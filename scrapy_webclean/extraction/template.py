@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from scrapy_webclean.extraction.lines import Line
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.urls import site_of as site_of  # (re-exported: the one meaning of site)
 
 #: How many container tag names go into a line's signature.

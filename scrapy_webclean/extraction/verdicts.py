@@ -27,9 +27,9 @@ from scrapy_webclean.extraction.vocabulary import (
     is_related_heading,
     is_ui_line,
 )
-from scrapy_webclean.segmentation.blockmodel import PageModel, UrlResolver
+from scrapy_webclean.html.pagemodel import PageModel, UrlResolver
+from scrapy_webclean.html.tagclasses import TagClass
 from scrapy_webclean.segmentation.classify import NoiseWords
-from scrapy_webclean.segmentation.tagclasses import TagClass
 
 KEEP, DROP, METADATA = 1, 0, 2
 

@@ -24,7 +24,7 @@ from scrapy.settings import BaseSettings
 
 from scrapy_webclean.ads.model import AdModelOptions
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, Limits
-from scrapy_webclean.segmentation.blockmodel import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
+from scrapy_webclean.html.pagemodel import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
 from scrapy_webclean.segmentation.quark import QuarkOptions
 
 #: Order of CleanPipeline in ITEM_PIPELINES when installed by the add-on.

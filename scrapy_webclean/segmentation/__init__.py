@@ -1,6 +1,6 @@
-"""Page segmentation: the block model, Quark tag-class segmentation and block classifier."""
+"""Page segmentation: Quark tag-class segmentation and block classifier, over the page model
+(``html.pagemodel``)."""
 
-from scrapy_webclean.segmentation.blockmodel import PageModel, build_page_model
 from scrapy_webclean.segmentation.classify import (
     BlockLabel,
     ClassifierOptions,
@@ -8,19 +8,14 @@ from scrapy_webclean.segmentation.classify import (
     QuarkClassifier,
 )
 from scrapy_webclean.segmentation.quark import QuarkOptions, Segment, segment_page, segment_text
-from scrapy_webclean.segmentation.tagclasses import TagClass, tag_class
 
 __all__ = [
     "BlockLabel",
     "ClassifierOptions",
     "NaiveBayesPriors",
-    "PageModel",
     "QuarkClassifier",
     "QuarkOptions",
     "Segment",
-    "TagClass",
-    "build_page_model",
     "segment_page",
     "segment_text",
-    "tag_class",
 ]

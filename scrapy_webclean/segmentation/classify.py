@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.segmentation.quark import Segment
 from scrapy_webclean.text.tokenize import overlap_tokens
 from scrapy_webclean.text.wordlists import read_word_list

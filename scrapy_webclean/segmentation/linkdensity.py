@@ -7,7 +7,7 @@ document order, above ``threshold``) and are themselves whole scopes is one *ext
 scope* with everything below it; as soon as the children of a node are not similar, each
 child scope becomes a block ("local semantic node" PS_i). The root closes the last scope.
 
-It runs beside the Quark segmentation on the same block model (one reverse scan, no
+It runs beside the Quark segmentation on the same page model (one reverse scan, no
 recursion) and feeds the TF-IDF pruning; ``LinkDensityBlock.node`` is the scope's root.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from scrapy_webclean.segmentation.blockmodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel
 
 #: Neighbour similarity (0-1) above which two sibling scopes belong together.
 DEFAULT_THRESHOLD = 0.5

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scrapy_webclean.segmentation.blockmodel import PageModel
-from scrapy_webclean.segmentation.tagclasses import LINK_LIST_TAGS, TagClass
+from scrapy_webclean.html.pagemodel import PageModel
+from scrapy_webclean.html.tagclasses import LINK_LIST_TAGS, TagClass
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""The light block model: per-node counts computed in one iterative pass over an lxml tree.
+"""The page model every stage reads: per-node counts computed in one iterative pass over an
+lxml tree.
 
 Nodes are numbered in document (pre-)order, so every descendant of node ``i`` has a larger
 index than ``i`` and a reverse scan over the indices visits children before parents: the
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from scrapy_webclean.segmentation.tagclasses import BREAK_TAGS, TAG_CLASSES, TagClass, tag_class
+from scrapy_webclean.html.tagclasses import BREAK_TAGS, TAG_CLASSES, TagClass, tag_class
 from scrapy_webclean.urls import UrlResolver as UrlResolver  # (re-exported)
 from scrapy_webclean.urls import absolute_url
 

@@ -1,12 +1,12 @@
-"""The light block model: per-node counts in one iterative pass."""
+"""The page model (html.pagemodel): per-node counts in one iterative pass."""
 
 from __future__ import annotations
 
 import sys
 
 from scrapy_webclean.html.loader import parse_html
-from scrapy_webclean.segmentation.blockmodel import PageModel, build_page_model
-from scrapy_webclean.segmentation.tagclasses import TagClass, tag_class
+from scrapy_webclean.html.pagemodel import PageModel, build_page_model
+from scrapy_webclean.html.tagclasses import TagClass, tag_class
 
 PAGE = """<html><head><title> A  page </title></head><body>
 <div id="nav"><ul><li><a href="/a">Home</a></li><li><a href="/b">News</a></li></ul></div>
@@ -118,7 +118,7 @@ def test_hundred_thousand_nested_divs() -> None:
 def test_link_resolution_matches_urljoin() -> None:
     from urllib.parse import urljoin
 
-    from scrapy_webclean.segmentation.blockmodel import UrlResolver
+    from scrapy_webclean.html.pagemodel import UrlResolver
 
     hrefs = [
         "/a/b",

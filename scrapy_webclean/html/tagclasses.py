@@ -4,7 +4,7 @@ S (super) tags are always block roots; we treat them as invisible: their text (s
 styles, head, frames, embedded objects) never reaches a block. B (big) tags become blocks
 when enough text or L tags gathered under them. L (layout) tags are counted and passed up,
 D (display) and A (affiliated) tags only pass their text up. C (customised) is not a class
-of its own: it is a mark set on nodes by user tags or patterns (see ``blockmodel``).
+of its own: it is a mark set on nodes by user tags or patterns (see ``pagemodel``).
 
 NOSCRIPT is B, as in the thesis: a crawler runs no scripts, so it sees what a browser
 without JavaScript shows, and script-rendered sites (Discourse forums, for one) put the
