@@ -141,3 +141,26 @@ def test_segmenter_cuts_jiebas_words() -> None:
                 run = sample[start:end]
                 assert segmenter.cut(run) == jieba.lcut(run, HMM=False), run
                 assert segmenter.cut_for_search(run) == jieba.lcut_for_search(run, HMM=False)
+
+
+def test_date_forms_are_one_definition() -> None:
+    # The C mark's date lines and the date reader share text.datepatterns: every month's
+    # spelling is read with its number, the reader takes what the C mark leaves out.
+    import calendar
+    import re
+
+    from scrapy_webclean.extraction.dates import parse_date
+    from scrapy_webclean.html.pagemodel import DEFAULT_CUSTOM_PATTERNS
+    from scrapy_webclean.text.datepatterns import MONTH_NAME, month_number
+
+    for number in range(1, 13):
+        full, short = calendar.month_name[number], calendar.month_abbr[number]
+        for name in (full, short, full.upper(), short.lower()):
+            assert re.fullmatch(MONTH_NAME, name) and month_number(name) == number, name
+    assert re.fullmatch(MONTH_NAME, "Sept") and re.fullmatch(MONTH_NAME, "ſep") is None
+    date_line = re.compile("|".join(f"(?:{p})" for p in DEFAULT_CUSTOM_PATTERNS))
+    for line in ("2019年5月3日", "2019-05-03", "May 3, 2019", "3 MAY 2019"):
+        assert date_line.search(line) and parse_date(line) == "2019-05-03", line
+    for line in ("May 3rd, 2019", "3rd May 2019", "3 May, 2019"):
+        assert date_line.search(line) is None and parse_date(line) == "2019-05-03", line
+    assert all("\\d" in pattern for pattern in DEFAULT_CUSTOM_PATTERNS)  # (see pagemodel)

@@ -6,7 +6,8 @@ Sources, most reliable first: the page's own metadata (``article:published_time`
 date/byline lines the segmentation marked as customised (C) blocks (ALGORITHMS.md
 section 4: the customised tags are the hook for exactly this), then any short line near the
 top of the main text. Dates are read in the forms pages use: ``2026-03-14``,
-``2026/3/14``, ``2026年3月14日``, ``March 14, 2026``, ``14 March 2026``.
+``2026/3/14``, ``2026年3月14日``, ``March 14, 2026``, ``14 March 2026``
+(``text.datepatterns``, the forms the C mark looks for).
 """
 
 from __future__ import annotations
@@ -18,27 +19,17 @@ from datetime import date
 
 from lxml import etree
 
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
-            ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
-            ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
-            ("dec", "december"),
-        ),
-        1,
-    )
-    for name in names
-}  # fmt: skip
+from scrapy_webclean.text.datepatterns import (
+    DAY_FIRST_DATE,
+    MONTH_FIRST_DATE,
+    NUMERIC_DATE,
+    month_number,
+)
 
-_NUMERIC_RE = re.compile(r"((?:19|20)\d\d)\s*[-/.年]\s*([01]?\d)\s*[-/.月]\s*([0-3]?\d)")
-_MONTH_FIRST_RE = re.compile(
-    r"\b([A-Za-z]{3,9})\.?\s+([0-3]?\d)(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b"
-)
-_DAY_FIRST_RE = re.compile(
-    r"\b([0-3]?\d)(?:st|nd|rd|th)?\s+([A-Za-z]{3,9})\.?,?\s+((?:19|20)\d\d)\b"
-)
+# (The date forms are the page model's too: its C mark sets date lines apart.)
+_NUMERIC_RE = re.compile(NUMERIC_DATE)
+_MONTH_FIRST_RE = re.compile(MONTH_FIRST_DATE)
+_DAY_FIRST_RE = re.compile(DAY_FIRST_DATE)
 
 #: ``<meta>`` names and properties that carry a publication date.
 META_DATE_KEYS = frozenset(
@@ -97,17 +88,13 @@ def parse_date(text: str) -> str | None:
         if found:
             return found
     for match in _MONTH_FIRST_RE.finditer(text):
-        month = _MONTHS.get(match.group(1).lower())
-        if month:
-            found = _valid(int(match.group(3)), month, int(match.group(2)))
-            if found:
-                return found
+        found = _valid(int(match.group(3)), month_number(match.group(1)), int(match.group(2)))
+        if found:
+            return found
     for match in _DAY_FIRST_RE.finditer(text):
-        month = _MONTHS.get(match.group(2).lower())
-        if month:
-            found = _valid(int(match.group(3)), month, int(match.group(1)))
-            if found:
-                return found
+        found = _valid(int(match.group(3)), month_number(match.group(2)), int(match.group(1)))
+        if found:
+            return found
     return None
 
 

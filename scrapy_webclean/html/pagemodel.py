@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from scrapy_webclean.html.tagclasses import BREAK_TAGS, TAG_CLASSES, TagClass, tag_class
+from scrapy_webclean.text.datepatterns import DATE_LINE_PATTERNS
 from scrapy_webclean.urls import UrlResolver as UrlResolver  # (re-exported)
 from scrapy_webclean.urls import absolute_url
 
@@ -39,12 +40,10 @@ LAZY_SRC_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src", "data-url",
 #: Default customised (C) tags: the headline is its own block.
 DEFAULT_CUSTOM_TAGS: tuple[str, ...] = ("h1",)
 
-#: Default customised patterns: a date line (news byline) becomes its own block.
-DEFAULT_CUSTOM_PATTERNS: tuple[str, ...] = (
-    r"(?:19|20)\d\d\s*[-/.年]\s*[01]?\d\s*[-/.月]\s*[0-3]?\d",
-    r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+[0-3]?\d,?\s+(?:19|20)\d\d\b",
-    r"\b[0-3]?\d\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+(?:19|20)\d\d\b",
-)
+#: Default customised patterns: a date line (news byline) becomes its own block (the date
+#: forms of ``text.datepatterns``, the ones ``extraction.dates`` reads a date in, less the
+#: ordinal day and the comma after the month).
+DEFAULT_CUSTOM_PATTERNS: tuple[str, ...] = DATE_LINE_PATTERNS
 
 _DATE_PATTERN_SOURCES = frozenset(
     (*DEFAULT_CUSTOM_PATTERNS, "|".join(f"(?:{p})" for p in DEFAULT_CUSTOM_PATTERNS))
@@ -307,6 +306,8 @@ def markup_free(text: str) -> str:
 
 # The walk's per-tag table: (name, Quark class, role in the walk).
 _WALK_INFO: dict[object, tuple[str, TagClass, int]] = {}
+#: Distinct tags the table keeps at most (custom element names are unlimited).
+_WALK_INFO_MAX_TAGS = 10_000
 _NO_INFO = ("", TagClass.A, _PLAIN)
 
 
@@ -328,7 +329,7 @@ def _walk_info(tag: object) -> tuple[str, TagClass, int]:
     else:
         role = _PLAIN
     info = (tag, cls, role)
-    if len(_WALK_INFO) < 10_000:  # bounded: custom element names are unlimited
+    if len(_WALK_INFO) < _WALK_INFO_MAX_TAGS:
         _WALK_INFO[tag] = info
     return info
 
@@ -547,7 +548,7 @@ def _mark_custom_patterns(model: PageModel, patterns: Iterable[str | re.Pattern[
     classes, parents, text_len = model.classes, model.parents, model.text_len
     # Every default pattern is a date: no digit, no match (a cheap first test).
     digits_needed = all(p.pattern in _DATE_PATTERN_SOURCES for p in compiled)
-    longest = CUSTOM_PATTERN_MAX_CHARS + 2
+    longest = CUSTOM_PATTERN_MAX_CHARS + 2  # (a run may keep a space at each end)
     has_digit = _DIGIT_RE.search
     # (The short runs with a digit are found in one comprehension: most runs are not.)
     candidates = [
