@@ -196,7 +196,10 @@ def resolve_base(page_url: str, base_href: str | None) -> str:
 
 # --- image URLs ---
 
+#: A run of this many digits in an ad server's path, or a parameter value of
+#: :data:`_LONG_NUMBER` digits, is a per-request number (rotating creatives, cache busters).
 _DIGITS_RE = re.compile(r"\d{8,}")
+_LONG_NUMBER = 6
 #: Query keys whose values only defeat caches (a new number on every page view).
 _CACHE_BUSTER_KEYS = frozenset(
     [
@@ -224,14 +227,19 @@ _CACHE_BUSTER_KEYS = frozenset(
 )
 
 
-def normalize_image_url(url: str) -> str:
+def normalize_image_url(url: str, rotating: bool = False) -> str:
     """The key under which an image URL is counted across pages (NRelm2, ALGORITHMS.md
     section 2).
 
-    Scheme and fragment dropped, host lower-cased; cache-busting parts removed so that a
-    rotating ad creative keeps one key: query (and ``;key=value`` path) parameters named
-    like cache busters or holding a long number, and runs of 8 or more digits in the path.
-    Other parameters stay (``?id=12`` names a different image).
+    Scheme and fragment dropped, host lower-cased, and the parts that vary per request
+    removed: query (and ``;key=value`` path) parameters named like cache busters
+    (:data:`_CACHE_BUSTER_KEYS`). Everything else stays: ``?id=12`` names a different image,
+    and a path is stable (news sites name every photo by a long number,
+    ``/media/images/70815000/jpg/_70815172_70815171.jpg``: masking it would make all their
+    photos one image, "redundant" after a few pages).
+
+    ``rotating`` (an ad server's image, where each page view asks for another creative):
+    also parameters holding a long number and runs of 8 or more digits in the path.
     """
     try:
         parts = urlsplit(url)
@@ -240,15 +248,16 @@ def normalize_image_url(url: str) -> str:
     path = parts.path
     if ";" in path:
         head, *params = path.split(";")
-        kept = [p for p in params if not _is_cache_buster(*_split_param(p))]
+        kept = [p for p in params if not _is_cache_buster(*_split_param(p), rotating)]
         path = ";".join([head, *kept])
-    path = _DIGITS_RE.sub("#", path)
+    if rotating:
+        path = _DIGITS_RE.sub("#", path)
     query = ""
     if parts.query:
         pairs = [
             (k, v)
             for k, v in parse_qsl(parts.query, keep_blank_values=True)
-            if not _is_cache_buster(k, v)
+            if not _is_cache_buster(k, v, rotating)
         ]
         query = urlencode(sorted(pairs))
     return urlunsplit(("", (parts.hostname or "").lower(), path, query, ""))[2:]
@@ -259,8 +268,10 @@ def _split_param(param: str) -> tuple[str, str]:
     return key, value
 
 
-def _is_cache_buster(key: str, value: str) -> bool:
-    return key.lower() in _CACHE_BUSTER_KEYS or (len(value) >= 6 and value.isdigit())
+def _is_cache_buster(key: str, value: str, rotating: bool) -> bool:
+    return key.lower() in _CACHE_BUSTER_KEYS or (
+        rotating and len(value) >= _LONG_NUMBER and value.isdigit()
+    )
 
 
 # --- front pages ---

@@ -14,10 +14,13 @@ from scrapy_webclean.ads import (
     AdImageModel,
     AdModelOptions,
     AnchorEntropyModel,
+    ImageLink,
     MemoryAdStatsStore,
+    NoiseWordModel,
     UrlRedundancyModel,
 )
-from scrapy_webclean.ads.features import is_ad_host, noise_words, tokens
+from scrapy_webclean.ads.features import is_ad_host, is_teaser, tokens
+from scrapy_webclean.ads.keywords import noise_words
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.page import decode_response, page_item
 from tests.crawlers import crawler_with_engine
@@ -89,9 +92,9 @@ def test_verdicts_on_a_site() -> None:
     banner = model.judge(f"{AD_HOST}/creative/banner-1.png", url(1))
     assert banner.drop and banner.kind == "ad"
     assert {"ad_size", "noise_words"} <= set(banner.reasons)
-    # The host served an ad on this site: its tracking pixel is an ad too.
+    # A tracking pixel is noise whoever serves it.
     pixel = model.judge(f"{AD_HOST}/px.gif?u=abc1", url(1))
-    assert pixel.drop and "serves_ads_here" in pixel.reasons
+    assert pixel.drop and pixel.kind == "pixel" and pixel.reason == "pixel"
     # One page is too little evidence for the logo: content for now, and not certain.
     logo = model.judge(f"{SITE}/static/logo.png", url(1))
     assert not logo.drop and not logo.certain
@@ -280,3 +283,91 @@ def test_anchor_entropy_counts_chinese_words_over_links() -> None:
     site = "example.cn"
     assert model.entropy.entropy(site, ["广告"], 3) > 0.0
     assert model.entropy.entropy(site, ["港口"], 3) == 0.0
+
+
+def test_spacers_and_rules_with_one_small_side_are_pixels() -> None:
+    model = AdImageModel()
+    html = """<html><body><div class="article"><p>Text.</p>
+      <img src="/img/spacer-a.gif" width="760" height="1">
+      <img src="/img/spacer-b.gif" width="1" height="10">
+      <img src="/img/rule.gif" height="2">
+      <img src="/img/counter.gif" width="1px" height="1px">
+      <img src="/photos/harbour.jpg" width="640" height="420"></div></body></html>"""
+    model.observe_page(url(1), html)
+    for name in ("img/spacer-a.gif", "img/spacer-b.gif", "img/rule.gif", "img/counter.gif"):
+        verdict = model.judge(f"{SITE}/{name}", url(1))
+        assert verdict.drop and verdict.kind == "pixel", name
+    assert not model.judge(f"{SITE}/photos/harbour.jpg", url(1)).drop
+
+
+def test_photos_a_cdn_names_by_number_are_not_one_redundant_image() -> None:
+    # Every photo of the site is named by long numbers: each is its own image, however
+    # many pages the site has; the logo on every page is template.
+    model = AdImageModel()
+    photos = []
+    for number in range(1, 9):
+        photo = f"{SITE}/media/images/708{number}5000/jpg/_708{number}5172_708{number}5171.jpg"
+        photos.append(photo)
+        model.observe_page(
+            url(number),
+            f"""<html><body><img src="/static/logo.png" alt="Example News">
+            <div class="story"><img src="{photo}" width="624" height="351"></div>
+            </body></html>""",
+        )
+    assert all(not model.judge(photo, url(8)).drop for photo in photos)
+    assert model.judge(f"{SITE}/static/logo.png", url(8)).kind == "template"
+
+
+def test_a_platforms_furniture_is_template_across_its_blogs() -> None:
+    # Six blogs of one platform, one page each: no blog has pages enough for statistics
+    # of its own, but the platform's icon is on every page of the platform.
+    model = AdImageModel()
+    for number in range(1, 7):
+        blog = f"http://writer{number}.blogspot.com/2012/11/post-{number}.html"
+        model.observe_page(
+            blog,
+            f"""<html><body><div class="post"><img src="/photos/own-{number}.jpg"
+            width="400" height="300"></div>
+            <img src="http://img1.blogblog.com/img/icon18_wrench.png" width="18"
+            height="18"></body></html>""",
+        )
+    last = "http://writer6.blogspot.com/2012/11/post-6.html"
+    icon = model.judge("http://img1.blogblog.com/img/icon18_wrench.png", last)
+    assert icon.drop and icon.kind == "template" and icon.reason == "redundant_on_platform"
+    photo = model.judge("http://writer6.blogspot.com/photos/own-6.jpg", last)
+    assert not photo.drop
+
+
+def test_teasers_of_other_articles_need_more_repetition_than_template() -> None:
+    teaser = ImageLink(
+        url(1),
+        f"{SITE}/thumbs/budget.jpg",
+        link=f"{SITE}/politics/2012/11/budget-vote-delayed-again",
+        alt="Budget vote delayed again after late amendments",
+    )
+    assert is_teaser(teaser, "example.com")
+    assert not is_teaser(ImageLink(url(1), f"{SITE}/logo.png", link=f"{SITE}/"), "example.com")
+    assert not is_teaser(
+        ImageLink(url(1), f"{SITE}/rss.png", link=f"{SITE}/feeds/rss", alt="Our news feeds"),
+        "example.com",
+    )
+    # An image on 5 of 6 pages: template when it is plain, content when it is a teaser
+    # (a "latest" box shows a story for a while).
+    model = AdImageModel()
+    for number in range(1, 7):
+        box = ""
+        if number > 1:
+            box = """<a href="/politics/2012/11/budget-vote-delayed-again">
+              <img src="/thumbs/budget.jpg" alt="Budget vote delayed again after amendments">
+            </a><img src="/static/badge.png">"""
+        model.observe_page(url(number), f"<html><body>{box}<p>Story {number}.</p></body></html>")
+    assert not model.judge(f"{SITE}/thumbs/budget.jpg", url(6)).drop
+    assert model.judge(f"{SITE}/static/badge.png", url(6)).drop
+
+
+def test_noise_word_model_counts_a_word_once_per_field() -> None:
+    model = NoiseWordModel()
+    link = ImageLink(url(1), f"{SITE}/img/sponsor.png", alt="Sponsor", context=("sponsorBox",))
+    assert model.score(link) == 2.0  # URL, containers and alt text: capped at 2
+    assert NoiseWordModel(cap=10.0).score(link) == 3.0
+    assert model.score(ImageLink(url(1), f"{SITE}/photos/harbour.jpg", alt="Harbour")) == 0.0

@@ -199,7 +199,22 @@ def test_url_normalisation_keeps_images_apart_but_merges_rotations() -> None:
     assert normalize_image_url("http://x.com/img?id=7") != normalize_image_url(
         "http://x.com/img?id=8"
     )
-    assert normalize_image_url("http://x.com/b/2026010112345/a.png") == "x.com/b/#/a.png"
+    # A stable path keeps its numbers (news sites name every photo by one) ...
+    photos = (
+        "http://news.example.co.uk/media/images/70815000/jpg/_70815172_70815171.jpg",
+        "http://news.example.co.uk/media/images/70816000/jpg/_70816093_70816092.jpg",
+    )
+    assert normalize_image_url(photos[0]) != normalize_image_url(photos[1])
+    assert normalize_image_url("http://x.com/img?id=2797846") != normalize_image_url(
+        "http://x.com/img?id=2797847"
+    )
+    # ... an ad server's per-request numbers go (each page view asks for a new creative).
+    assert normalize_image_url("http://x.com/b/2026010112345/a.png", rotating=True) == (
+        "x.com/b/#/a.png"
+    )
+    assert normalize_image_url("http://ad.x.net/i?n=2797846", rotating=True) == (
+        normalize_image_url("http://ad.x.net/i?n=9911223", rotating=True)
+    )
 
 
 def test_site_root_detection() -> None:

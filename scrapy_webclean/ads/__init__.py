@@ -6,6 +6,7 @@ the downloader middleware in ``scrapy_webclean.integration`` is a thin shell ove
 """
 
 from scrapy_webclean.ads.filterlist import FilterList, FilterListUnavailable
+from scrapy_webclean.ads.keywords import NoiseWordModel
 from scrapy_webclean.ads.links import ImageLink, image_links
 from scrapy_webclean.ads.model import AdImageModel, AdModelOptions, Verdict
 from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
@@ -20,6 +21,7 @@ __all__ = [
     "FilterListUnavailable",
     "ImageLink",
     "MemoryAdStatsStore",
+    "NoiseWordModel",
     "UrlRedundancyModel",
     "Verdict",
     "image_links",

@@ -8,11 +8,11 @@ units and tracking pixels, and ad-serving hosts. Nothing here is about one site.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from scrapy_webclean.ads.links import ImageLink
 from scrapy_webclean.text.tokenize import chinese_words
+from scrapy_webclean.urls import host_of, normalize_image_url, same_party
 
 _TOKEN_RE = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]+")
 
@@ -46,39 +46,6 @@ _NEUTRAL_TOKENS = frozenset(
         "uploads",
     ]
 )
-
-#: Noise words of the keyword model (NRelm1) with their weights: in URL tokens, link
-#: targets, container class/id words, anchor/alt/title words. Extendable in settings.
-DEFAULT_AD_WORDS: dict[str, float] = {
-    "ad": 1.0,
-    "ads": 1.0,
-    "adv": 1.0,
-    "advert": 1.0,
-    "adverts": 1.0,
-    "advertisement": 1.0,
-    "advertising": 1.0,
-    "adserver": 1.0,
-    "adserving": 1.0,
-    "adimg": 1.0,
-    "adclick": 1.0,
-    "adspace": 1.0,
-    "adslot": 1.0,
-    "adunit": 1.0,
-    "banner": 0.5,
-    "banners": 0.5,
-    "sponsor": 1.0,
-    "sponsored": 1.0,
-    "sponsors": 1.0,
-    "doubleclick": 1.0,
-    "promo": 0.5,
-    "affiliate": 0.5,
-    "pixel": 0.5,
-    "beacon": 0.5,
-    "tracking": 0.5,
-    "广告": 1.0,
-    "推广": 1.0,
-    "赞助": 1.0,
-}
 
 #: Hosts (and their subdomains) that serve ads, not page content. (Analytics beacons,
 #: scorecardresearch.com and the like, are not ads: their 1x1 images are left to the
@@ -181,22 +148,6 @@ def tokens(text: str) -> list[str]:
     return _tokens(text)
 
 
-def noise_words(words: set[str], weights: Mapping[str, float]) -> set[str]:
-    """The noise words of NRelm1 (the keys of ``weights``) that a link's ``words`` hold: a
-    word itself, or a Chinese noise word inside a Chinese word (jieba keeps compounds
-    whole: 广告位 holds 广告, 赞助商 赞助; the cut keeps it from matching across two words,
-    as in 宽广告别, 宽广 告别)."""
-    found = words.intersection(weights)
-    chinese = [word for word in words if word[0] >= "\u4e00"]
-    if chinese:
-        found.update(
-            noise
-            for noise in weights
-            if noise[0] >= "\u4e00" and any(noise in word for word in chinese)
-        )
-    return found
-
-
 def _tokens(text: str) -> list[str]:
     found: list[str] = _TOKEN_RE.findall(text.lower())
     if text.isascii():
@@ -241,13 +192,51 @@ def is_ad_host(host: str) -> bool:
     return False
 
 
+#: A declared width or height of at most this many pixels: a tracking pixel, a spacer
+#: (1x10, 760x1) or a rule drawn as an image. Never content.
+PIXEL_MAX_SIDE = 2
+
+
 def geometry(link: ImageLink) -> str | None:
-    """'pixel' for a 1x1 (or 0-sized) tracking image, 'ad_size' for a standard ad unit,
-    else None."""
+    """'pixel' when a declared side is at most :data:`PIXEL_MAX_SIDE` (tracking pixels,
+    spacers, rules; the other side may be missing or large), 'ad_size' for a standard ad
+    unit, else None."""
     width, height = link.width, link.height
-    if width is not None and height is not None:
-        if width <= 2 and height <= 2:
-            return "pixel"
-        if (width, height) in AD_SIZES:
-            return "ad_size"
+    if (width is not None and width <= PIXEL_MAX_SIDE) or (
+        height is not None and height <= PIXEL_MAX_SIDE
+    ):
+        return "pixel"
+    if width is not None and height is not None and (width, height) in AD_SIZES:
+        return "ad_size"
     return None
+
+
+#: A teaser's description (alt, title or anchor text) has at least this many words: a
+#: headline, where a template image has a name ("Logo", "RSS") or nothing.
+TEASER_MIN_WORDS = 4
+#: The last path segment of an article's URL: a slug of several words, or an id.
+_ARTICLE_PATH_RE = re.compile(r"\d{4,}|[^/]*[-_][^/]*[-_][^/]*[-_][^/]*/?$")
+
+
+def is_teaser(link: ImageLink, site: str) -> bool:
+    """True for a teaser of another article of the site: an image linking to a page of the
+    same site whose URL looks like an article's (a long slug or a number in the path), with
+    a headline for description. Teasers come and go with the news (a "latest" box shows
+    each for some pages): they are content, not template, and need stronger evidence of
+    repetition."""
+    if not link.link or not site or not same_party(host_of(link.link), site):
+        return False
+    path = urlsplit(link.link).path
+    if path.count("/") < 2 and not _ARTICLE_PATH_RE.search(path):
+        return False
+    if not _ARTICLE_PATH_RE.search(path):
+        return False
+    words = max(len(text.split()) for text in (link.alt, link.title, link.anchor))
+    return words >= TEASER_MIN_WORDS
+
+
+def image_key(src: str) -> str:
+    """The key an image URL is counted under across a site's pages: its URL without the
+    parts that vary per request (:func:`~scrapy_webclean.urls.normalize_image_url`); on an
+    ad server, whose every page view asks for another creative, without long numbers too."""
+    return normalize_image_url(src, rotating=is_ad_host(host_of(src)))

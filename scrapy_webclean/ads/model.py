@@ -2,20 +2,31 @@
 
 ``observe_page`` records a page's image links (and teaches the per-site models);
 ``judge`` decides on one image URL before it is fetched. The signals (ALGORITHMS.md
-section 2) and how they combine:
+section 2) and how they combine, in the order a verdict is reached:
 
-* ad evidence, each with a weight: an ad-serving host for the image or its link
-  (2), a tracking-pixel size (2), a standard ad-unit size (1), noise words (NRelm1) in
-  the URL, the link, the containers' class/id words, alt/title/anchor (their summed
-  weights, at most 2), a third-party image behind a third-party link (0.5), and, for
-  an image with some evidence already, a third-party host that served ads on
-  ``ad_host_pages`` pages of the site before (1);
-  an ad when the evidence reaches ``ad_threshold``; a filter-list match is an ad outright;
-* template evidence: URL redundancy (NRelm2) at or above ``redundancy_threshold`` once
-  the site has ``min_pages`` pages, or anchor-text entropy (NRelm3) at or above
-  ``entropy_threshold``;
-* otherwise content. A verdict is *certain* once the site has ``min_pages`` pages (or
-  for an ad found by its own evidence); before that a crawler may wait for more pages.
+* a filter-list match (optional): an ad outright;
+* ad evidence, each with a weight: an ad-serving host for the image or its link (2), a
+  standard ad-unit size or a pixel's (1), the noise words of NRelm1
+  (``ads/keywords.py``: their summed weights, at most 2), a third-party image behind a third-party link (0.5), and, for an
+  image with some evidence already, a third-party host that served ads on
+  ``ad_host_pages`` pages of the site before (1); an ad when the evidence reaches
+  ``ad_threshold``;
+* a declared width or height of at most 2 pixels (tracking pixels, spacers, rules): a
+  pixel, dropped as noise;
+* template evidence: URL redundancy (NRelm2, ``ads/models.py``) once the site has
+  ``min_pages`` pages, its Wilson lower bound at ``redundancy_z`` (``teaser_redundancy_z``
+  for a teaser of another article, which repeats for a while and is content) reaching
+  ``redundancy_threshold``; for a site that is one blog of a shared platform, the same
+  test over all the platform's pages (its own furniture); or anchor-text entropy (NRelm3)
+  at or above ``entropy_threshold``. An image the cleaner found in a main content of the
+  site (:meth:`AdImageModel.note_main_content`) is never template;
+* otherwise content. A verdict is *certain* once the site (or, for platform furniture,
+  the platform) has ``min_pages`` pages, or for an ad or pixel found by its own evidence;
+  before that a crawler may wait for more pages.
+
+Each verdict names its kind (``ad``, ``pixel``, ``template``, ``content``) and the rules
+that fired (``Verdict.reasons``; ``Verdict.reason`` the main one): the words of the crawl's
+stats (``webclean/images/dropped/<reason>``) and of ``scrapy webclean --images``.
 """
 
 from __future__ import annotations
@@ -29,23 +40,23 @@ from typing import Literal
 from lxml import etree
 
 from scrapy_webclean.ads.features import (
-    DEFAULT_AD_WORDS,
     file_name_tokens,
     geometry,
+    image_key,
     is_ad_host,
-    noise_words,
+    is_teaser,
     tokens,
-    url_tokens,
 )
 from scrapy_webclean.ads.filterlist import FilterList
+from scrapy_webclean.ads.keywords import DEFAULT_AD_WORDS, DEFAULT_KEYWORD_CAP, NoiseWordModel
 from scrapy_webclean.ads.links import ImageLink, image_links
 from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
 from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.text.stopwords import all_stopwords
-from scrapy_webclean.urls import host_of, normalize_image_url, same_party, site_key
+from scrapy_webclean.urls import host_of, organization_domain, same_party, site_key
 
-Kind = Literal["ad", "template", "content"]
+Kind = Literal["ad", "pixel", "template", "content"]
 
 _AD_HOSTS = "ad_hosts"
 _MAIN = "main_content"
@@ -74,7 +85,7 @@ class Verdict:
         return self.reasons[0] if self.reasons else self.kind
 
 
-_TEMPLATE_REASONS = ("redundant", "anchor_entropy")
+_TEMPLATE_REASONS = ("redundant", "redundant_on_platform", "anchor_entropy")
 _AD_REASONS = (
     "filter_list",
     "ad_host",
@@ -94,7 +105,7 @@ class AdModelOptions:
     ad_host_weight: float = 2.0
     pixel_weight: float = 1.0
     ad_size_weight: float = 1.0
-    keyword_cap: float = 2.0
+    keyword_cap: float = DEFAULT_KEYWORD_CAP
     third_party_weight: float = 0.5
     #: A third-party host that served ads on this many pages of the site adds this much
     #: to the evidence of its other images (learned during the crawl).
@@ -105,6 +116,9 @@ class AdModelOptions:
     #: Confidence of the redundancy test: the share's Wilson lower bound at this many
     #: standard deviations must reach the threshold (few pages, more caution).
     redundancy_z: float = 1.5
+    #: The same for a teaser of another article (:func:`~.features.is_teaser`), which
+    #: repeats for a while and is content.
+    teaser_redundancy_z: float = 2.0
     entropy_threshold: float = 0.95
     drop_template: bool = True
     words: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_AD_WORDS))
@@ -125,6 +139,7 @@ class AdImageModel:
         self.store: AdStatsStore = store if store is not None else MemoryAdStatsStore()
         self.redundancy = UrlRedundancyModel(self.store)
         self.entropy = AnchorEntropyModel(self.store)
+        self.keywords = NoiseWordModel(self.options.words, self.options.keyword_cap)
         self.filter_list = filter_list
         self._recent: OrderedDict[str, dict[str, _Observed]] = OrderedDict()
         self._by_src: OrderedDict[str, _Observed] = OrderedDict()
@@ -149,7 +164,7 @@ class AdImageModel:
         """Record the images a cleaner found inside a page's main content: an image seen
         there is never taken for template, however often the site repeats it."""
         site = site_key(page_url)
-        keys = {normalize_image_url(src) for src in image_srcs}
+        keys = {image_key(src) for src in image_srcs}
         if keys:
             self.store.add(site, _MAIN, ((key, 1.0) for key in keys))
 
@@ -162,7 +177,9 @@ class AdImageModel:
         for link in links:
             key, words, evidence, reasons = self._describe(link, site)
             if link.src not in observed:
-                observed[link.src] = _Observed(link, key, words, evidence, reasons)
+                observed[link.src] = _Observed(
+                    link, key, words, evidence, reasons, is_teaser(link, site)
+                )
                 if evidence >= self.options.ad_threshold:
                     ad_hosts[host_of(link.src)] = 1.0
             described.append((key, words))
@@ -171,8 +188,13 @@ class AdImageModel:
         if ad_hosts:
             # Hosts that served ads on this site: their other images are suspect too.
             updates.append((_AD_HOSTS, list(ad_hosts.items())))
-        updates += self.redundancy.page_updates(entry.key for entry in observed.values())
+        keys = [entry.key for entry in observed.values()]
+        updates += self.redundancy.page_updates(keys)
         self.store.add_many(site, updates)
+        platform = platform_key(page_url, site)
+        if platform:
+            # A blog of a shared platform: its pages count for the platform's furniture too.
+            self.store.add_many(platform, self.redundancy.page_updates(keys))
         self._remember(page_url, observed)
 
     def _describe(
@@ -186,7 +208,7 @@ class AdImageModel:
         if known is None:
             reasons: list[str] = []
             evidence = self._ad_evidence(link, site, reasons)
-            known = (normalize_image_url(link.src), self._words(link), evidence, tuple(reasons))
+            known = (image_key(link.src), self._words(link), evidence, tuple(reasons))
             if len(self._described) >= _DESCRIBED_CAP:
                 self._described.clear()
             self._described[memo] = known
@@ -231,13 +253,14 @@ class AdImageModel:
         if entry is None:
             entry = self._by_src.get(img_src)
         site = site_key(page_url or (entry.link.page_url if entry is not None else img_src))
+        teaser = False
         if entry is not None:
-            link, key, words = entry.link, entry.key, entry.words
+            link, key, words, teaser = entry.link, entry.key, entry.words, entry.teaser
             page_url = page_url or link.page_url
             score, reasons = entry.evidence, list(entry.reasons)
         else:
             link = ImageLink(page_url or "", img_src)
-            key, words = normalize_image_url(img_src), file_name_tokens(img_src)
+            key, words = image_key(img_src), file_name_tokens(img_src)
             reasons = []
             score = self._ad_evidence(link, site, reasons)
 
@@ -248,6 +271,8 @@ class AdImageModel:
 
         if score >= opts.ad_threshold:
             return Verdict(True, "ad", score, tuple(reasons))
+        if "pixel" in reasons:
+            return Verdict(True, "pixel", score, tuple(reasons))
         # Everything the verdict may need from the site's statistics, in one read (one
         # round trip when they live in Redis).
         img_host = host_of(img_src) if score > 0 else ""
@@ -266,16 +291,35 @@ class AdImageModel:
 
         pages = int(pages_count)
         certain = pages >= opts.min_pages
+        z = opts.teaser_redundancy_z if teaser else opts.redundancy_z
         if certain:
             share = UrlRedundancyModel.share(url_count, pages)
-            if _lower_bound(share, pages, opts.redundancy_z) >= opts.redundancy_threshold:
+            if _lower_bound(share, pages, z) >= opts.redundancy_threshold:
                 reasons.append("redundant")
                 score += share
+        platform = platform_key(page_url or img_src, site)
+        if platform and "redundant" not in reasons and in_main <= 0:
+            # The platform's own furniture (its icons, its default avatars) is on every
+            # blog of it: counted over all the platform's pages seen.
+            (platform_pages,), (platform_count,) = self.store.fetch(
+                platform, UrlRedundancyModel.reads(key)
+            )[0]
+            pages_there = int(platform_pages)
+            if pages_there >= opts.min_pages:
+                share = UrlRedundancyModel.share(platform_count, pages_there)
+                if _lower_bound(share, pages_there, z) >= opts.redundancy_threshold:
+                    reasons.append("redundant_on_platform")
+                    score += share
+                    certain = True
         entropy = AnchorEntropyModel.entropy_of(sums, xlogxs, links_seen)
         if entropy >= opts.entropy_threshold and certain:
             reasons.append("anchor_entropy")
             score += entropy
-        if "redundant" in reasons or "anchor_entropy" in reasons:
+        if (
+            "redundant" in reasons
+            or "redundant_on_platform" in reasons
+            or ("anchor_entropy" in reasons)
+        ):
             if in_main > 0:
                 reasons.append("in_main_content")
                 return Verdict(False, "content", score, tuple(reasons), certain)
@@ -296,27 +340,10 @@ class AdImageModel:
         elif shape == "ad_size":
             reasons.append("ad_size")
             score += opts.ad_size_weight
-        weights = self.options.words
-        context: set[str] = set()
-        for words in link.context:
-            context.update(_class_tokens(words))
-        # NRelm1 over the link's description, field by field (image URL, link target,
-        # containers, alt/title/anchor): a noise word counts once per field it occurs in,
-        # so "Sponsor" in a class name and in the alt text is stronger evidence than either.
-        # Chinese alt/title/anchor text is cut into words (jieba), so that 广告 is found in
-        # 点击查看广告 and 广告位 but not across two words.
-        fields = (
-            set(url_tokens(link.src)),
-            set(url_tokens(link.link)),
-            context,
-            set(tokens(" ".join((link.alt, link.title, link.anchor)))),
-        )
-        keyword = sum(
-            sum(weights[word] for word in noise_words(field, weights)) for field in fields
-        )
+        keyword = self.keywords.score(link)
         if keyword:
             reasons.append("noise_words")
-            score += min(keyword, opts.keyword_cap)
+            score += keyword
         if (
             site
             and img_host
@@ -341,12 +368,20 @@ class _Observed:
     words: list[str]
     evidence: float
     reasons: tuple[str, ...]
+    teaser: bool = False
 
 
-def _class_tokens(words: str) -> list[str]:
-    """Tokens of class/id words, camelCase split (``adBox`` -> ad, box)."""
-    spaced = "".join(f" {c}" if c.isupper() else c for c in words)
-    return tokens(spaced)
+#: Where a platform's statistics are kept in the store (apart from any site's).
+_PLATFORM_PREFIX = "platform:"
+
+
+def platform_key(page_url: str, site: str) -> str:
+    """The store key of the shared platform a site is a part of (``platform:blogspot.com``
+    for ``alice.blogspot.com``), or '' when the site is its own organisation."""
+    organization = organization_domain(host_of(page_url))
+    if not organization or organization == site:
+        return ""
+    return _PLATFORM_PREFIX + organization
 
 
 def _lower_bound(share: float, pages: int, z: float) -> float:

@@ -26,7 +26,7 @@ from scrapy.http import Request, Response, TextResponse
 from scrapy.http.request import NO_CALLBACK
 
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
-from scrapy_webclean.ads.features import DEFAULT_AD_WORDS
+from scrapy_webclean.ads.keywords import DEFAULT_AD_WORDS
 from scrapy_webclean.errors import NotHtml
 from scrapy_webclean.integration.page import decode_response, remember_decoding
 from scrapy_webclean.integration.settings import check_settings, get_setting
