@@ -164,3 +164,14 @@ def test_date_forms_are_one_definition() -> None:
     for line in ("May 3rd, 2019", "3rd May 2019", "3 May, 2019"):
         assert date_line.search(line) is None and parse_date(line) == "2019-05-03", line
     assert all("\\d" in pattern for pattern in DEFAULT_CUSTOM_PATTERNS)  # (see pagemodel)
+
+
+def test_noise_words_are_written_once() -> None:
+    # The hard noise words are noise words too, written in their own file only.
+    from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, HARD_NOISE_WORDS
+    from scrapy_webclean.text.wordlists import read_word_list
+
+    others = read_word_list("text/data/noise_words.txt")
+    assert HARD_NOISE_WORDS and not set(HARD_NOISE_WORDS) & set(others)
+    assert HARD_NOISE_WORDS + others == DEFAULT_NOISE_WORDS
+    assert len(set(DEFAULT_NOISE_WORDS)) == len(DEFAULT_NOISE_WORDS)

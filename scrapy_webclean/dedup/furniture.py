@@ -10,40 +10,27 @@ by thousands of unrelated pages and missing from the original. So the near-dupli
 compares texts without them.
 
 A line is furniture when it is short (a paragraph of prose that merely starts with "来源"
-is not) and it opens with, or consists of, one of these formulas. The formulas are the
-generic ones of Chinese and English news sites, never one site's wording.
+is not) and it opens with one of these formulas, or holds one of the few that count
+anywhere (``data/furniture_*.txt``). The formulas are the generic ones of Chinese and
+English news sites, never one site's wording.
 """
 
 from __future__ import annotations
 
 import re
 
+from scrapy_webclean.text.wordlists import read_word_list
+
 #: Longest furniture line, in characters (a disclaimer with a site name fits; a paragraph
 #: of prose does not).
 MAX_CHARS = 160
 
-_OPENERS = (
-    # Chinese: source, reprint, disclaimer, editor, read-on and follow prompts.
-    r"(?:本文|文章|稿件)?(?:来源|出处|转载自|转自|原标题|原文标题|原文链接|作者)\s*[:：]",
-    r"本文(?:系|为|由)?(?:转载|转自|转载自|来自|来源于|原载于|首发于)",
-    r"(?:免责)?声明\s*[:：]",
-    r"[（(【\[]?\s*(?:责任编辑|责编|编辑|审核|校对)\s*[:：]",
-    r"点击(?:阅读|查看|进入|关注|下载|这里)",
-    r"(?:扫码|扫描二维码|长按二维码|关注我们|欢迎关注)",
-    r"(?:版权所有|未经(?:授权|许可)|转载请注明)",
-    r"【[^】]{1,12}(?:讯|报道|消息)】\s*$",
-    # English: source, reprint, copyright, prompts.
-    r"(?:this|the) (?:article|story|post) (?:was )?(?:first|originally) "
-    r"(?:appeared|published|ran)",
-    r"(?:originally|first) (?:published|appeared) (?:on|in|at|by)\b",
-    r"(?:copyright|\(c\)|©)\s",
-    r"all rights reserved",
-    r"(?:source|via|editor|edited by|reporting by|writing by)\s*:",
-    r"(?:click here|read more|read the full|follow us|subscribe to|sign up for)\b",
-)
-#: Formulas that mark a line wherever they stand in it (a short line only).
-_INSIDE = r"版权归原作者所有|如有侵权|微信公众号|all rights reserved"
-_FURNITURE_RE = re.compile(r"^(?:" + "|".join(_OPENERS) + ")|" + _INSIDE, re.IGNORECASE)
+#: The formulas a furniture line opens with, and those that count wherever they stand in it:
+#: regular expressions, as data (``data/furniture_openers.txt``,
+#: ``data/furniture_anywhere.txt``).
+_OPENERS = read_word_list("dedup/data/furniture_openers.txt")
+_ANYWHERE = read_word_list("dedup/data/furniture_anywhere.txt")
+_FURNITURE_RE = re.compile("^(?:" + "|".join(_OPENERS) + ")|" + "|".join(_ANYWHERE), re.IGNORECASE)
 
 
 def is_furniture(line: str) -> bool:

@@ -6,8 +6,9 @@ related-link sections (:func:`is_related_heading`), bare addresses (:data:`BARE_
 and the noise words that mark a line as boilerplate even in a sentence
 (:data:`HARD_NOISE`). Word lists that are plain data live in ``data/*.txt``
 (``text.wordlists``); the patterns built from them, and the quick pre-tests that must
-mirror a pattern, stay here. (The noise words of short lines are the Quark classifier's,
-``segmentation/data/noise_words.txt``, handed to ``extract_main``.)
+mirror a pattern, stay here. (The noise words, of short lines and the hard ones, are the
+Quark classifier's, ``text/data/noise_words.txt`` and ``text/data/hard_noise_words.txt``:
+``segmentation.classify.DEFAULT_NOISE_WORDS`` is handed to ``extract_main``.)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from scrapy_webclean.segmentation.classify import NoiseWords, substring_pattern
+from scrapy_webclean.segmentation.classify import HARD_NOISE_WORDS, NoiseWords, substring_pattern
 from scrapy_webclean.text.wordlists import read_word_list
 
 #: Cookie and consent notices: long prose, never content.
@@ -207,5 +208,5 @@ def is_related_heading(text: str) -> bool:
 BARE_URL_RE = re.compile(r"(?:https?://|www\.)\S+$")
 
 #: Noise words that mark a line as boilerplate even in a sentence
-#: (``data/hard_noise_words.txt``).
-HARD_NOISE = NoiseWords(read_word_list("extraction/data/hard_noise_words.txt"))
+#: (``text/data/hard_noise_words.txt``, read as ``classify.HARD_NOISE_WORDS``).
+HARD_NOISE = NoiseWords(HARD_NOISE_WORDS)

@@ -48,9 +48,15 @@ class BlockLabel(str, Enum):
         return self.value
 
 
-#: Words that mark template and service blocks (English and Chinese), our own list
-#: (``data/noise_words.txt``).
-DEFAULT_NOISE_WORDS: tuple[str, ...] = read_word_list("segmentation/data/noise_words.txt")
+#: Noise words that mark a line as boilerplate even in a sentence
+#: (``text/data/hard_noise_words.txt``; the extraction's ``vocabulary.HARD_NOISE``).
+HARD_NOISE_WORDS: tuple[str, ...] = read_word_list("text/data/hard_noise_words.txt")
+
+#: Words that mark template and service blocks (English and Chinese), our own list: the
+#: hard noise words and the others (``text/data/noise_words.txt``), each written once.
+DEFAULT_NOISE_WORDS: tuple[str, ...] = HARD_NOISE_WORDS + read_word_list(
+    "text/data/noise_words.txt"
+)
 
 _ASCII_WORD_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
@@ -76,6 +82,25 @@ class NaiveBayesPriors:
         """Feature name -> (P(f | content), P(f | noise))."""
         return {name: getattr(self, name) for name in FEATURE_NAMES}
 
+
+# The cut-offs of the 7 features and of the posterior: the thesis's figures (ALGORITHMS.md
+# section 4), lengths in text units (see :func:`text_units`).
+#: A block shorter than this is short (the "short block with a noise word" feature).
+SHORT_BLOCK_UNITS = 100
+#: Punctuation marks per 10 units above which punctuation is dense.
+PUNCT_PER_10_UNITS = 0.3
+#: More punctuation marks than this are many.
+MANY_PUNCT_MARKS = 4
+#: Non-anchor text longer than this is long.
+LONG_TEXT_UNITS = 200
+#: More links than this are many.
+MANY_LINKS = 20
+#: Anchor text above this share of the other text is a high anchor ratio.
+ANCHOR_RATIO = 0.3
+#: The naive Bayes judge says content above this posterior.
+CONTENT_PROBABILITY = 0.5
+#: A related block has at least this many links (ours).
+RELATED_MIN_LINKS = 2
 
 FEATURE_NAMES: tuple[str, ...] = (
     "custom_tag",
@@ -219,13 +244,13 @@ class QuarkClassifier:
         non_anchor_units = units - anchor_units
         return {
             "custom_tag": segment.custom,
-            "noise_word_short": units < 100 and self.noise_re.search(text),
-            "punct_density": units > 0 and segment.punct_count * 10.0 / units > 0.3,
-            "punct_many": segment.punct_count > 4,
-            "long_text": non_anchor_units > 200,
-            "many_links": segment.link_count > 20,
+            "noise_word_short": units < SHORT_BLOCK_UNITS and self.noise_re.search(text),
+            "punct_density": units > 0 and segment.punct_count * 10.0 / units > PUNCT_PER_10_UNITS,
+            "punct_many": segment.punct_count > MANY_PUNCT_MARKS,
+            "long_text": non_anchor_units > LONG_TEXT_UNITS,
+            "many_links": segment.link_count > MANY_LINKS,
             "anchor_ratio": (
-                segment.anchor_len > 0.3 * (segment.text_len - segment.anchor_len)
+                segment.anchor_len > ANCHOR_RATIO * (segment.text_len - segment.anchor_len)
                 if segment.anchor_len
                 else False
             ),
@@ -255,7 +280,7 @@ class QuarkClassifier:
             return judgements
         if not similarity:
             for i, judgement in enumerate(judgements):
-                if judgement.content_probability > 0.5:
+                if judgement.content_probability > CONTENT_PROBABILITY:
                     judgement.label = BlockLabel.CONTENT
                 elif self._is_related(model, segments[i]):
                     judgement.label = BlockLabel.RELATED
@@ -269,7 +294,7 @@ class QuarkClassifier:
         judgements[longest].similarity = 1.0
         reference: Counter[str] | None = None
         for i, judgement in enumerate(judgements):
-            if judgement.content_probability <= 0.5:
+            if judgement.content_probability <= CONTENT_PROBABILITY:
                 continue
             if i != longest:
                 if reference is None:
@@ -285,7 +310,7 @@ class QuarkClassifier:
 
     def _is_related(self, model: PageModel, segment: Segment) -> bool:
         opts = self.options
-        if segment.link_count < 2 or not segment.text_len:
+        if segment.link_count < RELATED_MIN_LINKS or not segment.text_len:
             return False
         if segment.anchor_len < opts.related_anchor_share * segment.text_len:
             return False

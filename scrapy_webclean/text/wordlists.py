@@ -2,7 +2,13 @@
 
 A list is a UTF-8 text file inside the package (``extraction/data/share_verbs.txt``): one
 entry a line, its edge spaces stripped (inner spaces kept: "all rights reserved" is one
-entry); blank lines and comment lines (``#`` first) are skipped.
+entry); blank lines and comment lines (``#`` first) are skipped. A list of regular
+expressions is read the same way (``dedup/data/furniture_openers.txt``): an entry cannot
+start with ``#`` or a space, nor end with a space.
+
+Lists that several stages use live in ``text/data/`` (the noise words; the stop words
+there have a reader of their own, ``text.stopwords``), a single stage's in its own
+``data/`` folder (``extraction/data/``, ``dedup/data/``).
 """
 
 from __future__ import annotations
