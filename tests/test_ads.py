@@ -23,6 +23,7 @@ from scrapy_webclean.ads.features import is_ad_host, is_teaser, tokens
 from scrapy_webclean.ads.keywords import noise_words
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.page import decode_response, page_item
+from tests.conftest import drive
 from tests.crawlers import crawler_with_engine
 
 SITE = "http://news.example.com"
@@ -224,7 +225,7 @@ def test_image_urls_are_pruned_before_the_media_pipeline() -> None:
     assert pipeline.gate is mw.gate  # one model per crawler
     respond(mw, 1)
     images = [f"{SITE}/photos/story-1.jpg", f"{AD_HOST}/creative/banner-1.png"]
-    item = pipeline.process_item({"url": url(1), "image_urls": images})
+    item = drive(pipeline.process_item({"url": url(1), "image_urls": images}))
     assert item["image_urls"] == images[:1]
     assert item["webclean_dropped_images"] == images[1:]
     assert crawler.stats.get_value("webclean/images/saved/ad") == 1  # type: ignore[union-attr]

@@ -37,7 +37,7 @@ def test_a_file_outside_a_project(tmp_path: Path) -> None:
     )  # fmt: skip
     text = done.stdout.decode("utf-8")
     assert done.returncode == 0, done.stderr.decode()[-2000:]
-    assert "Page type: article" in text and "Blocks:" in text and "Images:" in text
+    assert "Page type: article" in text and "Blocks:" in text and "\nImages (" in text
     assert "content" in text.split("Blocks:")[1] and "drop  ad" in text
     data = json.loads(out.read_text("utf-8"))
     assert data["text"] and data["markdown"].startswith("# ") and data["blocks"]
@@ -96,3 +96,22 @@ def test_inside_a_project_a_url_report_inlines_its_style_sheets(tmp_path: Path) 
     page = report.read_text("utf-8")
     first_rule = css.strip().split("}")[0]
     assert first_rule.split("{")[0].strip() in page and 'rel="stylesheet"' not in page
+
+
+def test_image_words_are_the_crawl_outputs() -> None:
+    from scrapy_webclean import Cleaner
+    from scrapy_webclean.commands.webclean import image_groups, image_words, judge_images
+
+    html = (FIXTURES / "news_en.html").read_bytes()
+    result = Cleaner().clean(html, "http://example.com/n")
+    groups = image_groups(result)
+    verdicts = judge_images(html, "http://example.com/n")
+    assert verdicts
+    for src, verdict in verdicts.items():
+        action, word = image_words(verdict, groups.get(src))
+        if verdict.drop:
+            assert (action, word) == ("drop", verdict.kind)
+        else:
+            # kept: the group the output's page_images files it under
+            assert action == "keep" and word == (groups.get(src) or verdict.kind)
+            assert src not in groups or word in ("content", "related", "noise")

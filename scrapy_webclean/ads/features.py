@@ -214,8 +214,10 @@ def geometry(link: ImageLink) -> str | None:
 #: A teaser's description (alt, title or anchor text) has at least this many words: a
 #: headline, where a template image has a name ("Logo", "RSS") or nothing.
 TEASER_MIN_WORDS = 4
-#: The last path segment of an article's URL: a slug of several words, or an id.
-_ARTICLE_PATH_RE = re.compile(r"\d{4,}|[^/]*[-_][^/]*[-_][^/]*[-_][^/]*/?$")
+#: An article's URL has an id (a number of this many digits) in its path ...
+_ARTICLE_ID_RE = re.compile(r"\d{4,}")
+#: ... or a slug of several words as its last segment (this many separators at least).
+ARTICLE_SLUG_SEPARATORS = 3
 
 
 def is_teaser(link: ImageLink, site: str) -> bool:
@@ -227,9 +229,9 @@ def is_teaser(link: ImageLink, site: str) -> bool:
     if not link.link or not site or not same_party(host_of(link.link), site):
         return False
     path = urlsplit(link.link).path
-    if path.count("/") < 2 and not _ARTICLE_PATH_RE.search(path):
-        return False
-    if not _ARTICLE_PATH_RE.search(path):
+    slug = path.rstrip("/").rsplit("/", 1)[-1]
+    separators = slug.count("-") + slug.count("_")
+    if separators < ARTICLE_SLUG_SEPARATORS and not _ARTICLE_ID_RE.search(path):
         return False
     words = max(len(text.split()) for text in (link.alt, link.title, link.anchor))
     return words >= TEASER_MIN_WORDS

@@ -30,7 +30,7 @@ def _read_weights(path: str) -> dict[str, float]:
 
 
 #: The noise words and their weights (``ads/data/ad_words.txt``). Extendable in settings
-#: (``WEBCLEAN_ADS_WORDS``).
+#: (``WEBCLEAN_ADS_NOISE_WORDS``).
 DEFAULT_AD_WORDS: dict[str, float] = _read_weights("ads/data/ad_words.txt")
 
 #: The most the noise words of one link add to its ad evidence.

@@ -147,6 +147,8 @@ class AdImageModel:
             tuple[object, ...], tuple[str, list[str], float, tuple[str, ...]]
         ] = {}
         self._stop = all_stopwords()
+        #: Pages whose main content a cleaner reported (:meth:`note_main_content`).
+        self._cleaned: OrderedDict[str, None] = OrderedDict()
 
     # -- observing -----------------------------------------------------------------------
 
@@ -161,8 +163,13 @@ class AdImageModel:
         return links
 
     def note_main_content(self, page_url: str, image_srcs: list[str]) -> None:
-        """Record the images a cleaner found inside a page's main content: an image seen
-        there is never taken for template, however often the site repeats it."""
+        """Record the images a cleaner found inside a page's main content (none, too): an
+        image seen there is never taken for template, however often the site repeats it;
+        and the page's main content is known (:meth:`main_content_known`)."""
+        self._cleaned[page_url] = None
+        self._cleaned.move_to_end(page_url)
+        while len(self._cleaned) > self.options.recent_pages:
+            self._cleaned.popitem(last=False)
         site = site_key(page_url)
         keys = {image_key(src) for src in image_srcs}
         if keys:
@@ -232,6 +239,11 @@ class AdImageModel:
             self._by_src.move_to_end(src)
         while len(self._by_src) > 50 * self.options.recent_pages:
             self._by_src.popitem(last=False)
+
+    def main_content_known(self, page_url: str) -> bool:
+        """True when a cleaner reported the page's main content (one of the last
+        ``recent_pages`` pages it reported)."""
+        return page_url in self._cleaned
 
     def seen_image(self, src: str) -> bool:
         """True when ``src`` was seen as an ``<img>`` on a recently observed page."""

@@ -101,7 +101,11 @@ class Command(ScrapyCommand):
         if opts.output:
             data = result.to_dict(include_blocks=True, include_markdown=True)
             if verdicts:
-                data["image_verdicts"] = {src: _verdict_dict(v) for src, v in verdicts.items()}
+                groups = image_groups(result)
+                data["image_verdicts"] = {
+                    src: {**_verdict_dict(v), "page_images": groups.get(src)}
+                    for src, v in verdicts.items()
+                }
             Path(opts.output).write_text(
                 json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8"
             )
@@ -122,11 +126,16 @@ class Command(ScrapyCommand):
             for line in explain_blocks(result):
                 print(line, file=out)
         if opts.images:
-            print("\nImages:", file=out)
+            groups = image_groups(result)
+            print(
+                "\nImages (the ad filter on this one page: template needs several pages of a "
+                "site; kept images under the output's page_images group):",
+                file=out,
+            )
             for src, verdict in verdicts.items():
-                action = "drop" if verdict.drop else "keep"
+                action, word = image_words(verdict, groups.get(src))
                 reasons = ", ".join(verdict.reasons) or "-"
-                print(f"  {action:4}  {verdict.kind:8}  {src}  ({reasons})", file=out)
+                print(f"  {action:4}  {word:8}  {src}  ({reasons})", file=out)
 
     def _fetch(self, url: str, want_styles: bool = False) -> tuple[bytes | None, str, str | None]:
         """Fetch ``url`` with Scrapy (the project's settings and middlewares); with
@@ -172,6 +181,23 @@ def judge_images(body: bytes | str, url: str | None) -> dict[str, Verdict]:
     page_url = url or "http://localhost/"
     links = model.observe_page(page_url, body)
     return {link.src: model.judge(link.src, page_url) for link in links}
+
+
+def image_groups(result: CleanResult) -> dict[str, str]:
+    """The output's ``page_images`` group (content, related, noise) of each image."""
+    return {
+        image.src: group for group, images in result.images_by_label().items() for image in images
+    }
+
+
+def image_words(verdict: Verdict, group: str | None) -> tuple[str, str]:
+    """What the crawl's output says of an image: ``drop`` and the filter's kind (ad,
+    pixel, template: the words of the ``webclean/images/dropped_kind/...`` stats), or
+    ``keep`` and the ``page_images`` group the cleaner files it under (a logo in a noise
+    block is ``noise``, not content)."""
+    if verdict.drop:
+        return "drop", verdict.kind
+    return "keep", group or verdict.kind
 
 
 def _verdict_dict(verdict: Verdict) -> dict[str, Any]:

@@ -44,6 +44,8 @@ PREFIX = "webclean/images"
 META_KEEP = "webclean_keep_image"
 META_PAGE = "webclean_page"
 META_DEFERS = "webclean_defers"
+#: The reason of a template verdict held back until its page is cleaned.
+AWAITING_MAIN_CONTENT = "awaiting_main_content"
 
 _IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".bmp", ".ico", ".avif")
 _DECIDED_CAP = 100_000
@@ -86,6 +88,9 @@ class AdImageGate:
         self._passed: OrderedDict[str, None] = OrderedDict()
         self._saved: OrderedDict[str, None] = OrderedDict()
         self._logged_sites: set[str] = set()
+        #: The crawl's CleanPipeline, when it has one (it sets itself here at open): a
+        #: template verdict waits for the main content of the image's page.
+        self.cleaner: Any = None
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     def allowed(self, url: str) -> bool:
@@ -95,14 +100,37 @@ class AdImageGate:
             return True
         return any(p.search(url) for p in self.allow_patterns)
 
-    def decide(self, url: str, page_url: str | None) -> Verdict:
-        """The verdict on an image URL (remembered: an image is decided once)."""
+    def decide(self, url: str, page_url: str | None, final: bool = True) -> Verdict:
+        """The verdict on an image URL (remembered: an image is decided once).
+
+        An image that would be dropped as template while the crawl's cleaner has yet to
+        report its page's main content (:meth:`awaits_main_content`) is not dropped yet:
+        unless ``final``, the verdict is uncertain, with the reason
+        ``awaiting_main_content``, so that the caller waits (the cleaner may find the image
+        inside the main content, where it is never template)."""
         verdict = self.decided.get(url)
-        if verdict is None:
-            verdict = self.model.judge(url, page_url)
-            if verdict.certain or verdict.drop:
-                _bounded_put(self.decided, url, verdict)
+        if verdict is not None:
+            return verdict
+        verdict = self.model.judge(url, page_url)
+        if not final and verdict.kind == "template" and self.awaits_main_content(page_url):
+            return Verdict(
+                False,
+                "template",
+                verdict.score,
+                (*verdict.reasons, AWAITING_MAIN_CONTENT),
+                certain=False,
+            )
+        if verdict.certain or verdict.drop:
+            _bounded_put(self.decided, url, verdict)
         return verdict
+
+    def awaits_main_content(self, page_url: str | None) -> bool:
+        """True when the crawl cleans pages and has not yet cleaned ``page_url``."""
+        return (
+            self.cleaner is not None
+            and page_url is not None
+            and not self.model.main_content_known(page_url)
+        )
 
     def passed(self, url: str) -> None:
         """Note an image URL let through (it will be, or was, downloaded)."""
@@ -187,19 +215,16 @@ class AdImageFilter:
             self.gate.passed(url)
             return None
         page = request.meta.get(META_PAGE) or _referer(request)
-        verdict = self.gate.decide(url, page)
+        defers = int(request.meta.get(META_DEFERS, 0))
+        can_defer = request.callback is not NO_CALLBACK and defers < self.gate.max_defers
+        verdict = self.gate.decide(url, page, final=not can_defer)
         if verdict.drop:
             reason = self.gate.count_drop(url, verdict)
             raise IgnoreRequest(
                 f"webclean: {verdict.kind} image not fetched: {url} ({reason}; score "
                 f"{verdict.score:.1f})"
             )
-        defers = int(request.meta.get(META_DEFERS, 0))
-        if (
-            not verdict.certain
-            and request.callback is not NO_CALLBACK
-            and defers < (self.gate.max_defers)
-        ):
+        if not verdict.certain and can_defer:
             self.stats.inc_value(f"{PREFIX}/deferred")
             return request.replace(
                 priority=request.priority - 10,
@@ -274,13 +299,27 @@ class ImageUrlsFilterPipeline:
     def open_spider(self, spider: Any = None) -> None:
         _ = self.gate  # resolved before the first item
 
-    def process_item(self, item: Any) -> Any:
+    async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         urls = adapter.get(self.field)
         if not urls:
             return item
         page = adapter.get(self.url_field)
         page = page if isinstance(page, str) else None
+        gate = self.gate
+        if gate.cleaner is not None and gate.awaits_main_content(page):
+            waiting = [
+                url
+                for url in urls
+                if isinstance(url, str)
+                and not gate.allowed(url)
+                and AWAITING_MAIN_CONTENT in gate.decide(url, page, final=False).reasons
+            ]
+            if waiting:
+                # Images about to be dropped as template: the page is cleaned now, before
+                # its turn (CleanPipeline keeps the result), so that none of its main
+                # content's images is dropped, whatever the order of the pipelines.
+                await gate.cleaner.clean_ahead(item)
         kept, dropped = [], []
         for url in urls:
             if not isinstance(url, str) or self.gate.allowed(url):

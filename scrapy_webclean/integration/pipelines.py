@@ -30,7 +30,7 @@ from scrapy_webclean.html.loader import Limits, decode_html
 from scrapy_webclean.integration.accounting import WebcleanDrop
 from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
-from scrapy_webclean.integration.workers import WorkerPool, clean_page
+from scrapy_webclean.integration.workers import Cleaned, WorkerPool, clean_page
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
 from scrapy_webclean.segmentation.quark import QuarkOptions
 
@@ -113,6 +113,8 @@ class CleanPipeline:
         self.slowest: list[tuple[float, str]] = []
         #: The crawl's ad-image gate (found at open_spider), told which images are content.
         self._ad_gate: Any = None
+        #: Items cleaned before their turn (:meth:`clean_ahead`): id -> (item, result).
+        self._ahead: dict[int, tuple[Any, Cleaned]] = {}
         state = CrawlState.of(crawler)
         # (With workers, the template state lives in them; this one serves the pages
         # cleaned here when there is no event loop to await a worker.)
@@ -154,13 +156,11 @@ class CleanPipeline:
         if not html and isinstance(judged, str) and judged:
             # page_item() already found it is no page (a PDF, an image ...): its reason
             return self._failed(item, adapter, raw_url, judged, "refused by page_item")
-        pool = self._pool()
-        if pool is None:
-            cleaned = clean_page(
-                self.cleaner, html, url, content_type, self.include_blocks, self.markdown
-            )
+        ahead = self._ahead.pop(id(item), None)
+        if ahead is not None and ahead[0] is item:
+            cleaned = ahead[1]  # cleaned before its turn (clean_ahead)
         else:
-            cleaned = await pool.clean(html, url, content_type, self.include_blocks, self.markdown)
+            cleaned = await self._clean(html, url, content_type)
         self._seconds += cleaned.seconds  # time spent cleaning, wherever it ran
         if cleaned.worker_rss > self._worker_rss:
             self._worker_rss = cleaned.worker_rss
@@ -192,6 +192,32 @@ class CleanPipeline:
         self._inc("chars/text", len(data["text"]))
         return item
 
+    async def _clean(self, html: str | bytes, url: str | None, content_type: Any) -> Cleaned:
+        pool = self._pool()
+        if pool is None:
+            return clean_page(
+                self.cleaner, html, url, content_type, self.include_blocks, self.markdown
+            )
+        return await pool.clean(html, url, content_type, self.include_blocks, self.markdown)
+
+    async def clean_ahead(self, item: Any) -> bool:
+        """Clean ``item`` now, before its turn in the item pipelines, and keep the result
+        for :meth:`process_item`: the ad-image filter's pipeline, which runs before the
+        media pipelines, asks for it when it needs the page's main-content images before
+        they are fetched. Returns whether the page was cleaned (and the ad filter told)."""
+        adapter = ItemAdapter(item)
+        html = adapter.get(self.html_field)
+        raw_url = adapter.get(self.url_field)
+        if not isinstance(html, (str, bytes)) or not html or not isinstance(raw_url, str):
+            return False
+        if id(item) in self._ahead:
+            return True
+        cleaned = await self._clean(html, raw_url, adapter.get(self.content_type_field))
+        self._ahead[id(item)] = (item, cleaned)
+        if cleaned.data is not None:
+            self._tell_ad_filter(raw_url, cleaned.data)
+        return True
+
     def _pool(self) -> WorkerPool | None:
         """The worker processes (started on first use), or None to clean here."""
         if self.workers <= 0:
@@ -218,6 +244,9 @@ class CleanPipeline:
 
         ad_filter = self.crawler.get_downloader_middleware(AdImageFilter)
         self._ad_gate = ad_filter.gate if ad_filter is not None else None
+        if self._ad_gate is not None:
+            # Template verdicts wait for the main content of a page this pipeline cleans.
+            self._ad_gate.cleaner = self
         pool = self._pool()
         if pool is not None:
             pool.warm_up()
@@ -230,9 +259,10 @@ class CleanPipeline:
             self._workers = None
 
     def _tell_ad_filter(self, url: Any, data: dict[str, Any]) -> None:
-        """Let the crawl's ad-image filter know which images sit in the main content."""
-        images = data.get("images", {}).get("content")
-        if self._ad_gate is not None and isinstance(url, str) and images:
+        """Let the crawl's ad-image filter know which images sit in the main content (and
+        that the page's main content is known, when it has no image)."""
+        images = data.get("images", {}).get("content") or []
+        if self._ad_gate is not None and isinstance(url, str):
             self._ad_gate.model.note_main_content(url, [image["src"] for image in images])
 
     def _failed(self, item: Any, adapter: ItemAdapter, url: Any, reason: str, message: str) -> Any:
