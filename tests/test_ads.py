@@ -372,3 +372,20 @@ def test_noise_word_model_counts_a_word_once_per_field() -> None:
     assert model.score(link) == 2.0  # URL, containers and alt text: capped at 2
     assert NoiseWordModel(cap=10.0).score(link) == 3.0
     assert model.score(ImageLink(url(1), f"{SITE}/photos/harbour.jpg", alt="Harbour")) == 0.0
+
+
+def test_a_hosts_own_template_is_found_on_a_site_of_several_hosts() -> None:
+    # Two hosts of one site, six pages each: each host's header is on half the site's
+    # pages only, but on every page of its host.
+    model = AdImageModel()
+    for number in range(1, 7):
+        for host in ("news", "shop"):
+            model.observe_page(
+                f"http://{host}.example.com/{number}.html",
+                f"""<html><body><img src="/static/{host}-header.png" width="960" height="80">
+                <p><img src="/photos/{host}-{number}.jpg" width="400" height="300"></p>
+                </body></html>""",
+            )
+    header = model.judge("http://news.example.com/static/news-header.png", SITE + "/6.html")
+    assert header.drop and header.reason == "redundant_on_host"
+    assert not model.judge("http://news.example.com/photos/news-6.jpg", SITE + "/6.html").drop

@@ -16,12 +16,14 @@ section 2) and how they combine, in the order a verdict is reached:
 * template evidence: URL redundancy (NRelm2, ``ads/models.py``) once the site has
   ``min_pages`` pages, its Wilson lower bound at ``redundancy_z`` (``teaser_redundancy_z``
   for a teaser of another article, which repeats for a while and is content) reaching
-  ``redundancy_threshold``; for a site that is one blog of a shared platform, the same
-  test over all the platform's pages (its own furniture); or anchor-text entropy (NRelm3)
+  ``redundancy_threshold``; the same test over all the pages of the shared platform a
+  site is a blog of (the platform's own furniture: ``redundant_on_platform``) and over
+  the pages of the page's host, for a site of several hosts (a host's own template:
+  ``redundant_on_host``); or anchor-text entropy (NRelm3)
   at or above ``entropy_threshold``. An image the cleaner found in a main content of the
   site (:meth:`AdImageModel.note_main_content`) is never template;
-* otherwise content. A verdict is *certain* once the site (or, for platform furniture,
-  the platform) has ``min_pages`` pages, or for an ad or pixel found by its own evidence;
+* otherwise content. A verdict is *certain* once the site (or, for a platform's or a
+  host's template, the platform or host) has ``min_pages`` pages, or for an ad or pixel found by its own evidence;
   before that a crawler may wait for more pages.
 
 Each verdict names its kind (``ad``, ``pixel``, ``template``, ``content``) and the rules
@@ -85,7 +87,7 @@ class Verdict:
         return self.reasons[0] if self.reasons else self.kind
 
 
-_TEMPLATE_REASONS = ("redundant", "redundant_on_platform", "anchor_entropy")
+_TEMPLATE_REASONS = ("redundant", "redundant_on_platform", "redundant_on_host", "anchor_entropy")
 _AD_REASONS = (
     "filter_list",
     "ad_host",
@@ -198,10 +200,10 @@ class AdImageModel:
         keys = [entry.key for entry in observed.values()]
         updates += self.redundancy.page_updates(keys)
         self.store.add_many(site, updates)
-        platform = platform_key(page_url, site)
-        if platform:
-            # A blog of a shared platform: its pages count for the platform's furniture too.
-            self.store.add_many(platform, self.redundancy.page_updates(keys))
+        for scope, _ in wider_scopes(page_url, site):
+            # A blog of a shared platform: its pages count for the platform's furniture
+            # too; a host of a site of several hosts may have a template of its own.
+            self.store.add_many(scope, self.redundancy.page_updates(keys))
         self._remember(page_url, observed)
 
     def _describe(
@@ -309,18 +311,19 @@ class AdImageModel:
             if _lower_bound(share, pages, z) >= opts.redundancy_threshold:
                 reasons.append("redundant")
                 score += share
-        platform = platform_key(page_url or img_src, site)
-        if platform and "redundant" not in reasons and in_main <= 0:
-            # The platform's own furniture (its icons, its default avatars) is on every
-            # blog of it: counted over all the platform's pages seen.
-            (platform_pages,), (platform_count,) = self.store.fetch(
-                platform, UrlRedundancyModel.reads(key)
-            )[0]
-            pages_there = int(platform_pages)
+        for scope, reason in wider_scopes(page_url or img_src, site):
+            if "redundant" in reasons or reason in reasons or in_main > 0:
+                break
+            # The same test over a platform's pages (its icons, its default avatars are
+            # on every blog of it) or over one host's pages (its own template).
+            (scope_pages,), (scope_count,) = self.store.fetch(scope, UrlRedundancyModel.reads(key))[
+                0
+            ]
+            pages_there = int(scope_pages)
             if pages_there >= opts.min_pages:
-                share = UrlRedundancyModel.share(platform_count, pages_there)
+                share = UrlRedundancyModel.share(scope_count, pages_there)
                 if _lower_bound(share, pages_there, z) >= opts.redundancy_threshold:
-                    reasons.append("redundant_on_platform")
+                    reasons.append(reason)
                     score += share
                     certain = True
         entropy = AnchorEntropyModel.entropy_of(sums, xlogxs, links_seen)
@@ -330,6 +333,7 @@ class AdImageModel:
         if (
             "redundant" in reasons
             or "redundant_on_platform" in reasons
+            or "redundant_on_host" in reasons
             or ("anchor_entropy" in reasons)
         ):
             if in_main > 0:
@@ -385,6 +389,23 @@ class _Observed:
 
 #: Where a platform's statistics are kept in the store (apart from any site's).
 _PLATFORM_PREFIX = "platform:"
+
+
+_HOST_PREFIX = "host:"
+
+
+def wider_scopes(page_url: str, site: str) -> list[tuple[str, str]]:
+    """The store keys, besides the site's, whose pages an image's redundancy is also
+    counted over, with the reason each gives: the shared platform the site is a blog of,
+    and the page's host when it is not the site itself."""
+    scopes = []
+    platform = platform_key(page_url, site)
+    if platform:
+        scopes.append((platform, "redundant_on_platform"))
+    host = host_of(page_url)
+    if host and host != site and host != "www." + site:
+        scopes.append((_HOST_PREFIX + host, "redundant_on_host"))
+    return scopes
 
 
 def platform_key(page_url: str, site: str) -> str:
