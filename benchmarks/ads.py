@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from folds import FOLDS, fold_of
 
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
-from scrapy_webclean.ads.features import geometry
+from scrapy_webclean.ads.features import geometry, is_content_photo
 from scrapy_webclean.ads.links import ImageLink, image_links
 from scrapy_webclean.html.loader import load_html
 
@@ -270,8 +270,9 @@ def run(
 
 
 def main_content_images(sites: list[Site]) -> dict[int, list[str]]:
-    """The images ``Cleaner`` (one per site, pages in order) finds in each page's main
-    content (the ``content`` group of ``page_images``)."""
+    """The photos ``Cleaner`` (one per site, pages in order) finds in each page's main
+    content (the ``content`` group of ``page_images``, as ``CleanPipeline`` tells the ad
+    filter: ``is_content_photo``)."""
     from scrapy_webclean import Cleaner
     from scrapy_webclean.errors import CleanError
 
@@ -284,7 +285,11 @@ def main_content_images(sites: list[Site]) -> dict[int, list[str]]:
             except CleanError:
                 found[id(page)] = []
                 continue
-            found[id(page)] = [i.src for i in result.images_by_label().get("content", [])]
+            found[id(page)] = [
+                i.src
+                for i in result.images_by_label().get("content", [])
+                if is_content_photo(i.width, i.height, i.link)
+            ]
     return found
 
 
@@ -516,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quick:
             rows.append(
                 (
-                    "ours in a crawl (the cleaner's main-content images never dropped)",
+                    "ours in a crawl (the cleaner's main-content photos never dropped)",
                     run(sites, options, main_content=main_content_images(sites)),
                 )
             )

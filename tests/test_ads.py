@@ -389,3 +389,12 @@ def test_a_hosts_own_template_is_found_on_a_site_of_several_hosts() -> None:
     header = model.judge("http://news.example.com/static/news-header.png", SITE + "/6.html")
     assert header.drop and header.reason == "redundant_on_host"
     assert not model.judge("http://news.example.com/photos/news-6.jpg", SITE + "/6.html").drop
+
+
+def test_only_photos_of_the_main_content_are_kept_whatever_their_statistics() -> None:
+    from scrapy_webclean.ads.features import is_content_photo
+
+    assert is_content_photo(640, 420, None)
+    assert is_content_photo(None, None, "http://example.com/full/harbour.jpg")
+    assert not is_content_photo(16, 16, None)  # a share button
+    assert not is_content_photo(120, 90, "http://example.com/2012/11/another-story-of-the-day")

@@ -237,6 +237,24 @@ def is_teaser(link: ImageLink, site: str) -> bool:
     return words >= TEASER_MIN_WORDS
 
 
+#: An image of a page's main content with a declared side under this many pixels is an
+#: icon (a share button, an author's thumbnail), not a photo of the content.
+MIN_PHOTO_SIDE = 48
+_IMAGE_FILE_RE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|bmp)(?:[?#]|$)", re.I)
+
+
+def is_content_photo(width: int | None, height: int | None, link: str | None) -> bool:
+    """Whether an image the cleaner found in a page's main content is one the ad filter
+    must never drop as template: not declared smaller than :data:`MIN_PHOTO_SIDE` on a
+    side, and linking nowhere or to an image file (its full size), not to another page
+    (a teaser of another article)."""
+    if (width is not None and width < MIN_PHOTO_SIDE) or (
+        height is not None and height < MIN_PHOTO_SIDE
+    ):
+        return False
+    return not link or _IMAGE_FILE_RE.search(link) is not None
+
+
 def image_key(src: str) -> str:
     """The key an image URL is counted under across a site's pages: its URL without the
     parts that vary per request (:func:`~scrapy_webclean.urls.normalize_image_url`); on an

@@ -24,6 +24,7 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
+from scrapy_webclean.ads.features import is_content_photo
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
 from scrapy_webclean.extraction.template import TemplateModel
 from scrapy_webclean.html.loader import Limits, decode_html
@@ -259,11 +260,18 @@ class CleanPipeline:
             self._workers = None
 
     def _tell_ad_filter(self, url: Any, data: dict[str, Any]) -> None:
-        """Let the crawl's ad-image filter know which images sit in the main content (and
-        that the page's main content is known, when it has no image)."""
+        """Let the crawl's ad-image filter know which photos sit in the main content (and
+        that the page's main content is known, when it has none): those it must never
+        drop as template (:func:`~scrapy_webclean.ads.features.is_content_photo`)."""
+        if self._ad_gate is None or not isinstance(url, str):
+            return
         images = data.get("images", {}).get("content") or []
-        if self._ad_gate is not None and isinstance(url, str):
-            self._ad_gate.model.note_main_content(url, [image["src"] for image in images])
+        photos = [
+            image["src"]
+            for image in images
+            if is_content_photo(image.get("width"), image.get("height"), image.get("link"))
+        ]
+        self._ad_gate.model.note_main_content(url, photos)
 
     def _failed(self, item: Any, adapter: ItemAdapter, url: Any, reason: str, message: str) -> Any:
         self._inc(f"items/failed/{reason}")
