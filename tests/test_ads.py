@@ -398,3 +398,22 @@ def test_only_photos_of_the_main_content_are_kept_whatever_their_statistics() ->
     assert is_content_photo(None, None, "http://example.com/full/harbour.jpg")
     assert not is_content_photo(16, 16, None)  # a share button
     assert not is_content_photo(120, 90, "http://example.com/2012/11/another-story-of-the-day")
+
+
+def test_an_image_on_most_of_too_few_pages_waits_for_more() -> None:
+    # On 3 of the site's first 4 pages: likely template, too few pages to be sure, so a
+    # crawler waits; on 5 of 6 it is template.
+    model = AdImageModel()
+
+    def show(number: int, badge: bool) -> None:
+        extra = '<img src="/static/badge.png">' if badge else ""
+        model.observe_page(url(number), f"<html><body>{extra}<p>Story {number}</p></body></html>")
+
+    for number, badge in ((1, True), (2, True), (3, False), (4, True)):
+        show(number, badge)
+    early = model.judge(f"{SITE}/static/badge.png", url(4))
+    assert not early.drop and not early.certain
+    for number in (5, 6):
+        show(number, True)
+    late = model.judge(f"{SITE}/static/badge.png", url(6))
+    assert late.drop and late.kind == "template" and late.certain

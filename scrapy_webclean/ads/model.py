@@ -19,7 +19,9 @@ section 2) and how they combine, in the order a verdict is reached:
   ``redundancy_threshold``; the same test over all the pages of the shared platform a
   site is a blog of (the platform's own furniture: ``redundant_on_platform``) and over
   the pages of the page's host, for a site of several hosts (a host's own template:
-  ``redundant_on_host``); or anchor-text entropy (NRelm3)
+  ``redundant_on_host``); an image on that share of the pages whose bound falls short is
+  not certain yet (a crawler waits for more pages: ``borderline_waits``); or anchor-text
+  entropy (NRelm3)
   at or above ``entropy_threshold``. An image the cleaner found in a main content of the
   site (:meth:`AdImageModel.note_main_content`) is never template;
 * otherwise content. A verdict is *certain* once the site (or, for a platform's or a
@@ -121,6 +123,9 @@ class AdModelOptions:
     #: The same for a teaser of another article (:func:`~.features.is_teaser`), which
     #: repeats for a while and is content.
     teaser_redundancy_z: float = 2.0
+    #: An image on ``redundancy_threshold`` of the site's pages or more whose lower bound
+    #: falls short is not certain yet: a crawler waits for more pages.
+    borderline_waits: bool = True
     entropy_threshold: float = 0.95
     drop_template: bool = True
     words: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_AD_WORDS))
@@ -311,6 +316,9 @@ class AdImageModel:
             if _lower_bound(share, pages, z) >= opts.redundancy_threshold:
                 reasons.append("redundant")
                 score += share
+            elif opts.borderline_waits and share >= opts.redundancy_threshold:
+                # On most of the pages so far, too few pages to be sure: wait for more.
+                certain = False
         for scope, reason in wider_scopes(page_url or img_src, site):
             if "redundant" in reasons or reason in reasons or in_main > 0:
                 break
