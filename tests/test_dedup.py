@@ -59,6 +59,31 @@ def test_copies_are_found_and_distinct_articles_are_not(lang: str) -> None:
     assert index.check_and_add("quoting", quoting) is None
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_copy_edited_in_every_sentence_is_found(lang: str) -> None:
+    # A word changed in each sentence: no sentence hash survives, the edit-tolerant keys
+    # of the sentences (their smallest 4-gram) mostly do.
+    index = NearDuplicateIndex()
+    originals = [article(lang, n) for n in range(1, 9)]
+    for n, text in enumerate(originals):
+        index.check_and_add(f"orig-{n}", text)
+    stop = "." if lang == "en" else "。"
+    swap = ("said", "stated") if lang == "en" else ("的", "之")
+    edited = stop.join(
+        sentence.replace(swap[0], swap[1], 1) if swap[0] in sentence else sentence + " x"
+        for sentence in originals[3].split(stop)
+    )
+    assert index.check_and_add("edited", edited) == "orig-3"
+
+
+def test_fuzzy_keys_are_per_sentence() -> None:
+    from scrapy_webclean.dedup.fingerprint import fuzzy_keys
+
+    one, two = "thecouncilvotedonthebudget", "ameetingwasheldonmonday"
+    assert fuzzy_keys([one, two]) == sorted(set(fuzzy_keys([one]) + fuzzy_keys([two])))
+    assert fuzzy_keys(["abc"]) == []  # shorter than one gram
+
+
 def test_shared_boilerplate_does_not_make_copies() -> None:
     index = NearDuplicateIndex()
     footer = (

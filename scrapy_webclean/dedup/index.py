@@ -4,9 +4,14 @@ Three ways to find the earlier copy, cheapest first:
 
 1. **exact**: the hash of the normalised text (reprints that change nothing but spacing);
 2. **long-sentence fingerprints**: the documents that share a long sentence with this one
-   (an inverted index over the hashes of each document's longest sentences). A sentence
-   found in more than ``boilerplate_docs`` documents is boilerplate (a shared navigation
-   line, a widely quoted sentence) and no longer counts, the method's known weak spot;
+   (an inverted index over the hashes of each document's longest sentences and of a
+   sample of them), or a long sentence *like* one of this one's: the edit-tolerant keys
+   of the sentences (the smallest hash of each one's character 4-grams,
+   ``fingerprint.fuzzy_keys``), which a word changed in every sentence mostly keeps, the
+   first level of section 3's two-level similarity put to finding candidates. A sentence
+   or key found in more than ``boilerplate_docs`` documents is boilerplate (a shared
+   navigation line, a widely quoted sentence) and no longer counts, the method's known
+   weak spot;
 3. **MinHash LSH** (datasketch) on character shingles: partial copies whose sentences were
    all touched (edits inside every sentence, new punctuation).
 
@@ -24,8 +29,8 @@ sentences of their own are two reports from one template, not copies, however mu
 they share; a copy whose figure was corrected in place changes no sentence (sentences are
 compared by their words). The first document seen wins: a later copy names it.
 
-Memory per document: an exact-hash entry, up to ``index_sentences + sample_sentences``
-postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes, up to ``MAX_FIGURES`` 8-byte
+Memory per document: an exact-hash entry, up to ``index_sentences + sample_sentences +
+fuzzy_sentences`` postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes, up to ``MAX_FIGURES`` 8-byte
 figures, a ``NUM_PERM`` x 4-byte signature, and LSH band keys for texts with few long
 sentences; see ``DedupStore`` for where they live.
 """
@@ -56,6 +61,9 @@ class DedupOptions:
     #: ... and a sample that edits cannot bias: those with the smallest hashes (a bottom-k
     #: sketch of its sentences; near copies share most of it).
     sample_sentences: int = 8
+    #: ... and the smallest edit-tolerant keys of its sentences (``fingerprint.fuzzy_keys``:
+    #: a copy edited in every sentence keeps most of them, and no sentence hash).
+    fuzzy_sentences: int = 4
     #: A new text looks up this many times as many of its sentences as a text posts
     #: (looking costs no memory, and a copy edited in many sentences keeps few of the
     #: sentences its original posted).
@@ -380,7 +388,11 @@ def _looked_up(fp: Fingerprint, opts: DedupOptions) -> list[int]:
     """The sentence hashes a new text looks up: ``look_factor`` times as many of its
     longest and of its sample as a text posts (some may be in both)."""
     wide = opts.look_factor
-    return fp.longest[: opts.index_sentences * wide] + fp.sentences[: opts.sample_sentences * wide]
+    return (
+        fp.longest[: opts.index_sentences * wide]
+        + fp.sentences[: opts.sample_sentences * wide]
+        + fp.fuzzy[: opts.fuzzy_sentences * wide]
+    )
 
 
 def _key_of(match: Match | None, own: str) -> str:
@@ -410,6 +422,7 @@ class _Batch:
         opts = self.options
         posted = dict.fromkeys(fp.longest[: opts.index_sentences])
         posted.update(dict.fromkeys(fp.sentences[: opts.sample_sentences]))
+        posted.update(dict.fromkeys(fp.fuzzy[: opts.fuzzy_sentences]))
         at = len(self.docs)
         self.docs.append((item, key, first, list(posted)))
         self._fps.append(fp)
