@@ -76,6 +76,59 @@ def test_a_copy_edited_in_every_sentence_is_found(lang: str) -> None:
     assert index.check_and_add("edited", edited) == "orig-3"
 
 
+def edit_words(sentence: str, lang: str) -> str:
+    """Every 8th word (every 12th Chinese character) of a sentence changed, figures left
+    alone (a copy with new figures is another report)."""
+    if lang == "en":
+        words = sentence.split()
+        for j in range(2, len(words), 8):
+            if words[j].isalpha():
+                words[j] = "changed"
+        return " ".join(words)
+    return "".join(
+        "某" if i % 12 == 3 and "\u4e00" <= c <= "\u9fff" else c for i, c in enumerate(sentence)
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_truncated_copy_edited_in_every_sentence_is_found_by_sentence_similarity(
+    lang: str,
+) -> None:
+    # Two thirds of an article, words changed in each sentence: no exact sentence hash and
+    # a shingle Jaccard under the bar. The two-level similarity (each sentence counted by
+    # its best sentence similarity with one of the other text's) finds it; the check
+    # before (exact sentence hashes) did not.
+    originals = [article(lang, n) for n in range(1, 9)]
+    stop = ". " if lang == "en" else "。"
+    sentences = originals[5].split(stop)
+    kept = sentences[: len(sentences) * 2 // 3]
+    edited = stop.join(edit_words(sentence, lang) for sentence in kept)
+    found = {}
+    for two_level in (False, True):
+        index = NearDuplicateIndex()
+        if not two_level:
+            index._similar_chars = lambda *args: 0.0  # type: ignore[method-assign]
+        for n, text in enumerate(originals):
+            index.check_and_add(f"orig-{n}", text)
+        found[two_level] = index.check_and_add("edited", edited)
+        assert index.check_and_add("other", article(lang, 9)) is None
+    assert found == {False: None, True: "orig-5"}
+
+
+def test_sentence_similarity_weighs_word_forms_over_order() -> None:
+    import numpy as np
+
+    from scrapy_webclean.dedup.fingerprint import sentence_similarity, sentence_sketches
+
+    one = sentence_sketches(["thecouncilvotedtoapprovethebudget"])
+    same = sentence_sketches(["thecouncilvotedtoapprovethebudget"])
+    other = sentence_sketches(["arainystartisforecastforthecoast"])
+    array = lambda values: np.array(values, dtype=np.int64)  # noqa: E731
+    assert sentence_similarity(array(one), array(same + other)).tolist() == [1.0]
+    assert sentence_similarity(array(one), array(other)).tolist() == [0.0]
+    assert sentence_similarity(array(one), array([])).tolist() == [0.0]
+
+
 def test_fuzzy_keys_are_per_sentence() -> None:
     from scrapy_webclean.dedup.fingerprint import fuzzy_keys
 

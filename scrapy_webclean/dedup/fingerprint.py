@@ -44,6 +44,11 @@ FUZZY_GRAM = 4
 #: Edit-tolerant keys kept per document (the smallest: a bottom-k sample).
 MAX_FUZZY = 32
 _FUZZY_TAG = 0x5BD1E9955BD1E995  # keeps the keys apart from the sentences' exact hashes
+#: The two-level similarity's sentence level (section 3): ``l1 * WordSim + l2 * OrdSim``,
+#: word forms dominant; word order from grams long enough to span two words.
+WORD_WEIGHT = 0.7
+ORDER_WEIGHT = 0.3
+ORDER_GRAM = 8
 
 
 def _runs(chars: str) -> str:
@@ -97,6 +102,9 @@ class Fingerprint:
     figures: list[int]
     #: The edit-tolerant keys of its long sentences (:func:`fuzzy_keys`), smallest first.
     fuzzy: list[int] = field(default_factory=list)
+    #: Each sampled sentence's sketch (:func:`sentence_sketches`; same order as
+    #: ``sentences``).
+    sketches: list[int] = field(default_factory=list)
 
 
 #: Full-width digits and letters to ASCII: the part of NFKC that changes how a text
@@ -169,35 +177,91 @@ def signature(compact: str) -> npt.NDArray[np.uint32]:
     return result
 
 
-def fuzzy_keys(sentences: Sequence[str]) -> list[int]:
-    """The edit-tolerant key of each sentence (see :data:`FUZZY_GRAM`), distinct, smallest
-    first: one numpy pass over all the sentences' 4-grams, a minimum per sentence."""
-    usable = [s for s in sentences if len(s) >= FUZZY_GRAM]
-    if not usable:
-        return []
-    joined = "".join(usable)
-    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    count = len(codes) - FUZZY_GRAM + 1
-    hashes = codes[:count] * _BASE
-    for offset in range(1, FUZZY_GRAM - 1):
-        hashes += codes[offset : offset + count]
-        hashes *= _BASE
-    hashes += codes[FUZZY_GRAM - 1 :]
-    hashes *= _MIX
-    hashes ^= hashes >> _MIX_SHIFT
-    hashes *= _MIX
-    # The grams of each sentence start at its first character and end inside it: those
-    # starting in the last FUZZY_GRAM - 1 characters of a sentence cross into the next.
-    lengths = np.fromiter(map(len, usable), dtype=np.int64, count=len(usable))
+_LARGEST = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def _gram_minima(sentences: Sequence[str]) -> tuple[npt.NDArray[np.uint64], ...]:
+    """The smallest hash of each sentence's character 4-grams and of its 8-grams (one
+    numpy pass over all the sentences; an 8-gram's hash is mixed from its two 4-grams').
+    A sentence shorter than a gram gets the largest value for it."""
+    lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+    codes = np.frombuffer("".join(sentences).encode("utf-32-le"), dtype=np.uint32)
+    codes = codes.astype(np.uint64)
     ends = np.cumsum(lengths)
     starts = ends - lengths
-    crossing = (ends[:-1, None] - np.arange(1, FUZZY_GRAM, dtype=np.int64)).ravel()
-    masked = hashes.copy()
-    masked[crossing] = np.uint64(0xFFFFFFFFFFFFFFFF)
-    mins = np.minimum.reduceat(masked, starts)
+    found = []
+    hashes = None
+    for gram in (FUZZY_GRAM, ORDER_GRAM):
+        count = len(codes) - gram + 1
+        if count <= 0:
+            found.append(np.full(len(sentences), _LARGEST, dtype=np.uint64))
+            continue
+        if hashes is None:
+            hashes = codes[:count] * _BASE
+            for offset in range(1, gram - 1):
+                hashes += codes[offset : offset + count]
+                hashes *= _BASE
+            hashes += codes[gram - 1 :]
+            grams = hashes
+        else:  # an 8-gram from its first and its last 4-gram
+            grams = hashes[:count] * _BASE + hashes[FUZZY_GRAM : FUZZY_GRAM + count]
+        grams = grams * _MIX
+        grams ^= grams >> _MIX_SHIFT
+        grams *= _MIX
+        # A sentence's grams start at its first character and end inside it: those
+        # starting in its last gram - 1 characters cross into the next sentence.
+        crossing = (ends[:-1, None] - np.arange(1, gram, dtype=np.int64)).ravel()
+        grams[crossing[(crossing >= 0) & (crossing < count)]] = _LARGEST
+        short = lengths < gram
+        minima = np.minimum.reduceat(grams, np.minimum(starts, count - 1))
+        minima[short] = _LARGEST
+        found.append(minima)
+    return tuple(found)
+
+
+def fuzzy_keys(sentences: Sequence[str]) -> list[int]:
+    """The edit-tolerant key of each sentence (see :data:`FUZZY_GRAM`), distinct, smallest
+    first (a sentence shorter than one gram has none)."""
+    return _keys_of(sentences)[0]
+
+
+def sentence_sketches(sentences: Sequence[str]) -> list[int]:
+    """Each sentence's sketch for the two-level similarity (:func:`sentence_similarity`):
+    16 bits of its smallest 4-gram hash (word forms: a word changed costs a few grams) and
+    16 bits of its smallest 8-gram hash (grams spanning words: their order), in one 32-bit
+    value."""
+    return _keys_of(sentences)[1]
+
+
+def _keys_of(sentences: Sequence[str]) -> tuple[list[int], list[int]]:
+    """:func:`fuzzy_keys` and :func:`sentence_sketches` of ``sentences``, from one pass of
+    4-grams."""
+    if not sentences:
+        return [], []
+    forms, order = _gram_minima(sentences)
+    order = order & np.uint64(0xFFFF)
+    usable = forms[forms != _LARGEST]
     with np.errstate(over="ignore"):
-        keys = (mins ^ np.uint64(_FUZZY_TAG)).view(np.int64)
-    return sorted({int(k) for k in keys})
+        keys = (usable ^ np.uint64(_FUZZY_TAG)).view(np.int64)
+    sketches = ((forms & np.uint64(0xFFFF)) << np.uint64(16)) | order
+    return sorted({int(k) for k in keys}), [int(v) for v in sketches]
+
+
+def sentence_similarity(
+    mine: npt.NDArray[np.int64], theirs: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
+    """For each sketch of ``mine``, its best sentence similarity with one of ``theirs``:
+    ``WORD_WEIGHT * WordSim + ORDER_WEIGHT * OrdSim`` (section 3's ``l1`` and ``l2``), each
+    estimated by whether the two sentences share their smallest 4-gram (word forms) and
+    their smallest 8-gram (word order): the probability of either is about the Jaccard
+    similarity of the two gram sets."""
+    if not len(mine) or not len(theirs):
+        return np.zeros(len(mine))
+    forms = (mine[:, None] >> 16) == (theirs[None, :] >> 16)
+    order = (mine[:, None] & 0xFFFF) == (theirs[None, :] & 0xFFFF)
+    similarity = WORD_WEIGHT * forms + ORDER_WEIGHT * order
+    best: npt.NDArray[np.float64] = similarity.max(axis=1)
+    return best
 
 
 def jaccard(a: npt.NDArray[np.uint32], b: npt.NDArray[np.uint32]) -> float:
@@ -239,19 +303,21 @@ def fingerprint(text: str, keywords: tuple[str, ...] = ()) -> Fingerprint:
     # (The sentences are masked in one pass: they hold no line break, so no run of digits
     # crosses one.)
     masked = _DIGITS_RE.sub("#", "\n".join(found)).split("\n") if found else []
+    fuzzy, sketches = _keys_of(masked)
     hashed = [
-        (_hash64(words), min(len(sentence), 65535))
-        for words, sentence in zip(masked, found, strict=True)
+        (_hash64(words), min(len(sentence), 65535), sketch)
+        for words, sentence, sketch in zip(masked, found, sketches, strict=True)
     ]
     sample = sorted(hashed)[:MAX_SENTENCES]
     return Fingerprint(
-        fuzzy=fuzzy_keys(masked)[:MAX_FUZZY],
+        fuzzy=fuzzy[:MAX_FUZZY],
+        sketches=[sketch for _, _, sketch in sample],
         exact=_hash64(compact),
-        sentences=[digest for digest, _ in sample],
+        sentences=[digest for digest, _, _ in sample],
         signature=signature(compact or normal),
         length=len(compact),
-        sentence_chars=[chars for _, chars in sample],
-        longest=[digest for digest, _ in hashed[:LONGEST]],
+        sentence_chars=[chars for _, chars, _ in sample],
+        longest=[digest for digest, _, _ in hashed[:LONGEST]],
         figures=figures(normal),
     )
 

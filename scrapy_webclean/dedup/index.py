@@ -22,7 +22,12 @@ thousands of unrelated pages share.
 Every candidate is then checked: by the share of its long sentences the two documents
 have in common (of the shorter one's, and of the longer one's, so that a truncated copy
 matches and a page quoting one paragraph of another does not), and by the Jaccard
-similarity estimated from the two MinHash signatures. A new text whose long sentences are
+similarity estimated from the two MinHash signatures. When too few sentences are shared
+exactly, section 3's two-level similarity counts them again: each long sentence by its
+best sentence similarity with one of the other text's (``l1 * WordSim + l2 * OrdSim``,
+estimated from two 16-bit gram minima a sentence keeps:
+``fingerprint.sentence_similarity``), so that a copy edited in many sentences, and
+truncated, still shares "its" sentences. A new text whose long sentences are
 all in an earlier one, at least a quarter of it, is an excerpt of it: a copy however short.
 Two texts that each state a figure the other does not (a price, a score, a date) in
 sentences of their own are two reports from one template, not copies, however much text
@@ -30,7 +35,8 @@ they share; a copy whose figure was corrected in place changes no sentence (sent
 compared by their words). The first document seen wins: a later copy names it.
 
 Memory per document: an exact-hash entry, up to ``index_sentences + sample_sentences +
-fuzzy_sentences`` postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes, up to ``MAX_FIGURES`` 8-byte
+fuzzy_sentences`` postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes and as many
+4-byte sentence sketches, up to ``MAX_FIGURES`` 8-byte
 figures, a ``NUM_PERM`` x 4-byte signature, and LSH band keys for texts with few long
 sentences; see ``DedupStore`` for where they live.
 """
@@ -41,7 +47,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 
-from scrapy_webclean.dedup.fingerprint import Fingerprint, figures_disagree, fingerprint, jaccards
+import numpy as np
+
+from scrapy_webclean.dedup.fingerprint import (
+    Fingerprint,
+    figures_disagree,
+    fingerprint,
+    jaccards,
+    sentence_similarity,
+)
 from scrapy_webclean.dedup.store import (
     DedupStore,
     Lookup,
@@ -301,6 +315,9 @@ class NearDuplicateIndex:
                 best = match
         return best
 
+    def _similar_chars(self, fp: Fingerprint, doc: StoredDoc, counts: dict[int, int]) -> float:
+        return _similar_chars_of(fp, doc, counts, self.options.boilerplate_docs)
+
     def _banded(self, fp: Fingerprint) -> bool:
         # Enough long sentences for the fingerprints to find any copy of a text: the LSH
         # bands (the heaviest part of the index) are kept for texts with few.
@@ -351,6 +368,20 @@ class NearDuplicateIndex:
                 and own >= opts.min_excerpt_share * fp.length
                 and coverage >= opts.min_excerpt_coverage
             )
+        if (
+            not excerpt
+            and (containment < opts.min_containment or coverage < opts.min_coverage)
+            and jaccard >= opts.min_sentence_jaccard
+            and len(doc.sketches)
+        ):
+            # Section 3's two-level similarity, for sentences edited (a word changed in
+            # many sentences leaves few exact hashes): each long sentence counts by its
+            # best sentence similarity with one of the other text's.
+            similar = self._similar_chars(fp, doc, counts)
+            sizes = sorted((own, others))
+            if sizes[0]:
+                containment = max(containment, similar / sizes[0])
+                coverage = max(coverage, similar / sizes[1])
         # The shingle containment of the shorter text in the longer, from the Jaccard
         # estimate and the two sizes: |A & B| = J / (1 + J) * (|A| + |B|).
         small, large = sorted((max(fp.length, 1), max(doc.length, 1)))
@@ -382,6 +413,27 @@ class NearDuplicateIndex:
                 return None
             return Match(doc.first, "near", round(containment, 3), round(jaccard, 3), doc.key)
         return None
+
+
+def _similar_chars_of(fp: Fingerprint, doc: StoredDoc, counts: dict[int, int], limit: int) -> float:
+    """The characters of ``fp``'s long sentences (boilerplate left out, on both sides),
+    each weighted by its best sentence similarity with one of ``doc``'s (section 3's
+    paragraph level, from the sentence level of ``fingerprint.sentence_similarity``)."""
+    mine = [
+        (chars, sketch)
+        for digest, chars, sketch in zip(fp.sentences, fp.sentence_chars, fp.sketches, strict=False)
+        if counts.get(digest, 0) <= limit
+    ]
+    if not mine:
+        return 0.0
+    keep = np.fromiter(
+        (counts.get(d, 0) <= limit for d in doc.sentences.tolist()),
+        dtype=bool,
+        count=len(doc.sentences),
+    )
+    theirs = doc.sketches[keep[: len(doc.sketches)]]
+    best = sentence_similarity(np.array([k for _, k in mine], dtype=np.int64), theirs)
+    return float(np.dot([c for c, _ in mine], best))
 
 
 def _looked_up(fp: Fingerprint, opts: DedupOptions) -> list[int]:

@@ -10,7 +10,7 @@ boilerplate anyway).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -36,6 +36,9 @@ class StoredDoc:
     first: str
     #: The figures the text states (``fingerprint.figures``).
     figures: npt.NDArray[np.int64]
+    #: Each sentence's sketch for the two-level similarity (``fingerprint.sentence_sketches``,
+    #: same order as ``sentences``; empty for a record written before they were kept).
+    sketches: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
 
     @classmethod
     def of(cls, key: str, fp: Fingerprint, first: str) -> StoredDoc:
@@ -48,6 +51,7 @@ class StoredDoc:
             np.asarray(fp.sentence_chars, dtype=np.uint16),
             first,
             np.asarray(fp.figures, dtype=np.int64),
+            np.asarray(fp.sketches, dtype=np.int64),
         )
 
 
@@ -175,16 +179,22 @@ class MemoryDedupStore:
         if not 0 <= doc_id < len(self._keys):
             return None
         key = self._keys[doc_id]
-        chars = self._sentence_chars[doc_id]
+        # (one uint16 array: the sentences' lengths, then the high and the low halves of
+        # their sketches)
+        packed = self._sentence_chars[doc_id]
+        n = len(packed) // 3
+        chars = packed[:n]
+        sketches = (packed[n : 2 * n].astype(np.int64) << 16) | packed[2 * n :].astype(np.int64)
         hashes = self._sentences[doc_id]
         return StoredDoc(
             key,
-            hashes[: len(chars)],
+            hashes[:n],
             self._signatures[doc_id],
             self._lengths[doc_id],
             chars,
             self._firsts.get(doc_id) or key,
-            hashes[len(chars) :],
+            hashes[n:],
+            sketches,
         )
 
     def post_counts(self, hashes: Sequence[int]) -> list[int]:
@@ -211,7 +221,16 @@ class MemoryDedupStore:
         self._sentences.append(np.asarray(fp.sentences + fp.figures, dtype=np.int64))
         self._signatures.append(fp.signature)
         self._lengths.append(fp.length)
-        self._sentence_chars.append(np.asarray(fp.sentence_chars, dtype=np.uint16))
+        sketches = np.asarray(fp.sketches, dtype=np.int64)
+        self._sentence_chars.append(
+            np.concatenate(
+                [
+                    np.asarray(fp.sentence_chars, dtype=np.uint16),
+                    (sketches >> 16).astype(np.uint16),
+                    (sketches & 0xFFFF).astype(np.uint16),
+                ]
+            )
+        )
         for digest in posted:
             posting = self._postings.get(digest)
             if posting is None:

@@ -217,7 +217,8 @@ _DOCS, _EXACT, _POST, _POSTN, _BAND = "dd:docs", "dd:exact", "dd:post", "dd:post
 def encode_doc(doc: StoredDoc) -> bytes:
     """A stored document as plain bytes: a header, the two keys (UTF-8), the sentence
     hashes (int64), their lengths (uint16), the signature (uint32), then the number of
-    figures (uint16) and the figures (int64), little-endian."""
+    figures (uint16) and the figures (int64), then the sentences' sketches (uint32, as
+    many as sentences), little-endian."""
     key, first = doc.key.encode("utf-8"), doc.first.encode("utf-8")
     sentences = np.asarray(doc.sentences, dtype="<i8")
     return b"".join(
@@ -230,6 +231,7 @@ def encode_doc(doc: StoredDoc) -> bytes:
             np.asarray(doc.signature, dtype="<u4").tobytes(),
             _COUNT.pack(len(doc.figures)),
             np.asarray(doc.figures, dtype="<i8").tobytes(),
+            np.asarray(doc.sketches, dtype="<u4").tobytes(),
         )
     )
 
@@ -249,11 +251,15 @@ def decode_doc(data: bytes) -> StoredDoc:
     signature = np.frombuffer(data, dtype="<u4", count=m, offset=at).astype(np.uint32)
     at += 4 * m
     figures = np.zeros(0, dtype=np.int64)
+    sketches = np.zeros(0, dtype=np.int64)
     if at < len(data):  # (records written before figures were kept end here)
         (f,) = _COUNT.unpack_from(data, at)
-        figures = np.frombuffer(data, dtype="<i8", count=f, offset=at + _COUNT.size)
-        figures = figures.astype(np.int64)
-    return StoredDoc(key, sentences, signature, length, chars, first, figures)
+        at += _COUNT.size
+        figures = np.frombuffer(data, dtype="<i8", count=f, offset=at).astype(np.int64)
+        at += 8 * f
+        if at + 4 * n <= len(data):  # (... and before sketches were, here)
+            sketches = np.frombuffer(data, dtype="<u4", count=n, offset=at).astype(np.int64)
+    return StoredDoc(key, sentences, signature, length, chars, first, figures, sketches)
 
 
 class BackendDedupStore:
