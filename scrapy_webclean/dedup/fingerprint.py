@@ -49,6 +49,9 @@ _FUZZY_TAG = 0x5BD1E9955BD1E995  # keeps the keys apart from the sentences' exac
 WORD_WEIGHT = 0.7
 ORDER_WEIGHT = 0.3
 ORDER_GRAM = 8
+#: A sentence similarity under this is chance (see :func:`sentence_similarity`): two of
+#: the three minima must agree (0.7, or 0.35 + 0.3).
+MIN_SENTENCE_SIMILARITY = 0.6
 
 
 def _runs(chars: str) -> str:
@@ -80,6 +83,7 @@ _BIN_BITS = NUM_PERM.bit_length() - 1  # NUM_PERM is a power of two
 EMPTY = np.uint32(0xFFFFFFFF)
 _EMPTY_SIGNATURE: npt.NDArray[np.uint32] = np.full(NUM_PERM, EMPTY, dtype=np.uint32)
 _MIX_SHIFT = np.uint64(29)
+_MIX_2 = np.uint64(0xC2B2AE3D27D4EB4F)  # a second mixer: another minimum of the same grams
 _BIN_SHIFT = np.uint64(64 - _BIN_BITS)
 
 
@@ -181,8 +185,9 @@ _LARGEST = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def _gram_minima(sentences: Sequence[str]) -> tuple[npt.NDArray[np.uint64], ...]:
-    """The smallest hash of each sentence's character 4-grams and of its 8-grams (one
-    numpy pass over all the sentences; an 8-gram's hash is mixed from its two 4-grams').
+    """The smallest hash of each sentence's character 4-grams, the same under a second
+    mixer, and of its 8-grams (one numpy pass over all the sentences; an 8-gram's hash is
+    mixed from its two 4-grams').
     A sentence shorter than a gram gets the largest value for it."""
     lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
     codes = np.frombuffer("".join(sentences).encode("utf-32-le"), dtype=np.uint32)
@@ -191,7 +196,7 @@ def _gram_minima(sentences: Sequence[str]) -> tuple[npt.NDArray[np.uint64], ...]
     starts = ends - lengths
     found = []
     hashes = None
-    for gram in (FUZZY_GRAM, ORDER_GRAM):
+    for gram, mix in ((FUZZY_GRAM, _MIX), (FUZZY_GRAM, _MIX_2), (ORDER_GRAM, _MIX)):
         count = len(codes) - gram + 1
         if count <= 0:
             found.append(np.full(len(sentences), _LARGEST, dtype=np.uint64))
@@ -202,12 +207,12 @@ def _gram_minima(sentences: Sequence[str]) -> tuple[npt.NDArray[np.uint64], ...]
                 hashes += codes[offset : offset + count]
                 hashes *= _BASE
             hashes += codes[gram - 1 :]
-            grams = hashes
+        if gram == FUZZY_GRAM:
+            grams = hashes * mix
         else:  # an 8-gram from its first and its last 4-gram
-            grams = hashes[:count] * _BASE + hashes[FUZZY_GRAM : FUZZY_GRAM + count]
-        grams = grams * _MIX
+            grams = (hashes[:count] * _BASE + hashes[FUZZY_GRAM : FUZZY_GRAM + count]) * mix
         grams ^= grams >> _MIX_SHIFT
-        grams *= _MIX
+        grams *= mix
         # A sentence's grams start at its first character and end inside it: those
         # starting in its last gram - 1 characters cross into the next sentence.
         crossing = (ends[:-1, None] - np.arange(1, gram, dtype=np.int64)).ravel()
@@ -226,10 +231,10 @@ def fuzzy_keys(sentences: Sequence[str]) -> list[int]:
 
 
 def sentence_sketches(sentences: Sequence[str]) -> list[int]:
-    """Each sentence's sketch for the two-level similarity (:func:`sentence_similarity`):
-    16 bits of its smallest 4-gram hash (word forms: a word changed costs a few grams) and
-    16 bits of its smallest 8-gram hash (grams spanning words: their order), in one 32-bit
-    value."""
+    """Each sentence's sketch for the two-level similarity (:func:`sentence_similarity`),
+    one 32-bit value: 11 bits of its smallest 4-gram hash and 10 bits of its smallest
+    under a second mixer (word forms: a word changed costs a few grams), and 11 bits of
+    its smallest 8-gram hash (grams spanning words: their order)."""
     return _keys_of(sentences)[1]
 
 
@@ -238,12 +243,15 @@ def _keys_of(sentences: Sequence[str]) -> tuple[list[int], list[int]]:
     4-grams."""
     if not sentences:
         return [], []
-    forms, order = _gram_minima(sentences)
-    order = order & np.uint64(0xFFFF)
+    forms, second, order = _gram_minima(sentences)
     usable = forms[forms != _LARGEST]
     with np.errstate(over="ignore"):
         keys = (usable ^ np.uint64(_FUZZY_TAG)).view(np.int64)
-    sketches = ((forms & np.uint64(0xFFFF)) << np.uint64(16)) | order
+    sketches = (
+        ((forms & np.uint64(0x7FF)) << np.uint64(21))
+        | ((second & np.uint64(0x3FF)) << np.uint64(11))
+        | (order & np.uint64(0x7FF))
+    )
     return sorted({int(k) for k in keys}), [int(v) for v in sketches]
 
 
@@ -251,16 +259,21 @@ def sentence_similarity(
     mine: npt.NDArray[np.int64], theirs: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.float64]:
     """For each sketch of ``mine``, its best sentence similarity with one of ``theirs``:
-    ``WORD_WEIGHT * WordSim + ORDER_WEIGHT * OrdSim`` (section 3's ``l1`` and ``l2``), each
-    estimated by whether the two sentences share their smallest 4-gram (word forms) and
-    their smallest 8-gram (word order): the probability of either is about the Jaccard
-    similarity of the two gram sets."""
+    ``WORD_WEIGHT * WordSim + ORDER_WEIGHT * OrdSim`` (section 3's ``l1`` and ``l2``).
+    WordSim is the share of the two 4-gram minima the sentences share, OrdSim whether they
+    share the 8-gram minimum: each minimum is shared with a probability of about the
+    Jaccard similarity of the two gram sets. The best of many sentences is often a chance
+    match on one minimum: a similarity under :data:`MIN_SENTENCE_SIMILARITY` (two of the
+    three minima) counts nothing."""
     if not len(mine) or not len(theirs):
         return np.zeros(len(mine))
-    forms = (mine[:, None] >> 16) == (theirs[None, :] >> 16)
-    order = (mine[:, None] & 0xFFFF) == (theirs[None, :] & 0xFFFF)
-    similarity = WORD_WEIGHT * forms + ORDER_WEIGHT * order
+    a, b = mine[:, None], theirs[None, :]
+    forms = ((a >> 21) == (b >> 21)).astype(np.float64)
+    forms += ((a >> 11) & 0x3FF) == ((b >> 11) & 0x3FF)
+    order = (a & 0x7FF) == (b & 0x7FF)
+    similarity = WORD_WEIGHT * forms / 2 + ORDER_WEIGHT * order
     best: npt.NDArray[np.float64] = similarity.max(axis=1)
+    best[best < MIN_SENTENCE_SIMILARITY] = 0.0
     return best
 
 

@@ -25,7 +25,7 @@ matches and a page quoting one paragraph of another does not), and by the Jaccar
 similarity estimated from the two MinHash signatures. When too few sentences are shared
 exactly, section 3's two-level similarity counts them again: each long sentence by its
 best sentence similarity with one of the other text's (``l1 * WordSim + l2 * OrdSim``,
-estimated from two 16-bit gram minima a sentence keeps:
+estimated from three gram minima a sentence keeps in 32 bits, two of which must agree:
 ``fingerprint.sentence_similarity``), so that a copy edited in many sentences, and
 truncated, still shares "its" sentences. A new text whose long sentences are
 all in an earlier one, at least a quarter of it, is an excerpt of it: a copy however short.
@@ -107,6 +107,9 @@ class DedupOptions:
     lsh_bands: int = 16
     #: Texts with fewer long sentences than this go into the LSH (all are looked up in it).
     lsh_below_sentences: int = 6
+    #: Two texts whose figures disagree are two reports only under this estimated Jaccard
+    #: (above it, a copy whose date or a figure was changed).
+    figures_below_jaccard: float = 0.8
     #: Query keywords: long sentences from the logical paragraphs around them.
     keywords: tuple[str, ...] = ()
 
@@ -408,6 +411,7 @@ class NearDuplicateIndex:
             if (
                 common < own
                 and common < others
+                and jaccard < opts.figures_below_jaccard
                 and figures_disagree(fp.figures, doc.figures.tolist())
             ):
                 return None

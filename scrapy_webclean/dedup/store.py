@@ -180,7 +180,7 @@ class MemoryDedupStore:
             return None
         key = self._keys[doc_id]
         # (one uint16 array: the sentences' lengths, then the high and the low halves of
-        # their sketches)
+        # their 32-bit sketches)
         packed = self._sentence_chars[doc_id]
         n = len(packed) // 3
         chars = packed[:n]
