@@ -91,6 +91,12 @@ class DedupOptions:
     #: ... with at least this estimated Jaccard of the shingle sets (sentences shared by
     #: two short texts can be a shared footer).
     min_sentence_jaccard: float = 0.2
+    #: ... and, when sentences are counted by their similarity (edited sentences: the
+    #: two-level similarity), at least this Jaccard.
+    min_similar_jaccard: float = 0.2
+    #: ... between texts of this many long sentences at least (after boilerplate): with
+    #: fewer, one sentence alike by chance, or a shared frame, is most of the text.
+    min_similar_sentences: int = 4
     #: A text whose long sentences are all in an earlier text and make up at least this
     #: share of it is an excerpt of that text, a copy whatever its length.
     min_excerpt_share: float = 0.8
@@ -374,7 +380,8 @@ class NearDuplicateIndex:
         if (
             not excerpt
             and (containment < opts.min_containment or coverage < opts.min_coverage)
-            and jaccard >= opts.min_sentence_jaccard
+            and jaccard >= opts.min_similar_jaccard
+            and min(len(mine), len(theirs)) >= opts.min_similar_sentences
             and len(doc.sketches)
         ):
             # Section 3's two-level similarity, for sentences edited (a word changed in
