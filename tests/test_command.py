@@ -8,6 +8,10 @@ import os
 import re
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -115,3 +119,105 @@ def test_image_words_are_the_crawl_outputs() -> None:
             # kept: the group the output's page_images files it under
             assert action == "keep" and word == (groups.get(src) or verdict.kind)
             assert src not in groups or word in ("content", "related", "noise")
+
+
+def test_output_dash_is_the_json_alone_on_standard_output(tmp_path: Path) -> None:
+    """-o - writes the JSON to stdout (no file named -, no summary); a file without --url
+    takes its URL from its <link rel=canonical>, so its links are absolute."""
+    canonical = "https://news.example.org/2026/council-votes"
+    html = (FIXTURES / "news_en.html").read_text("utf-8")
+    page = tmp_path / "page.html"
+    page.write_text(html.replace("<head>", f'<head><link rel="canonical" href="{canonical}">', 1))
+    done = scrapy([str(page), "-o", "-", "--explain"], tmp_path)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    data = json.loads(done.stdout.decode("utf-8"))
+    assert not (tmp_path / "-").exists()
+    assert data["url"] == canonical and data["text"]
+    hrefs = [link["url"] for links in data["links"].values() for link in links]
+    assert "https://news.example.org/a/1" in hrefs
+    assert not any(href.startswith("/") for href in hrefs)
+
+
+def test_a_page_gives_its_own_url() -> None:
+    from scrapy_webclean.commands.webclean import page_own_url
+
+    base = b'<base href="http://example.com/dir/">'
+    canonical = b'<link rel="Canonical" href=" https://example.com/a ">'
+    assert page_own_url(b"<html><head>" + base + canonical + b"</head></html>") == (
+        "https://example.com/a"
+    )
+    assert page_own_url(b"<html><head>" + base + b"</head><p>x</p></html>") == (
+        "http://example.com/dir/"
+    )
+    relative = b'<html><head><link rel="canonical" href="/a"><base href="../"></head></html>'
+    assert page_own_url(relative) is None
+    assert page_own_url(b'<link rel="canonical" href="javascript:x">') is None
+    assert page_own_url(b"") is None and page_own_url(b"<p>no head</p>") is None
+
+
+_PAGE = (
+    (FIXTURES / "news_en.html")
+    .read_text("utf-8")
+    .replace(
+        "<head>",
+        '<head><link rel="stylesheet" href="/missing.css">'
+        '<link rel="stylesheet" href="http://127.0.0.1:1/refused.css">'
+        '<link rel="stylesheet" href="/ok.css">',
+        1,
+    )
+)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = {"/page.html": _PAGE, "/ok.css": "body { color: #123456 }"}.get(self.path)
+        if body is None:
+            self.send_error(404)
+            return
+        data = body.encode("utf-8")
+        kind = "text/css" if self.path.endswith(".css") else "text/html; charset=utf-8"
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def _serve() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def test_a_style_sheet_that_cannot_be_fetched_is_one_line(tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    with _serve() as root:
+        done = scrapy([f"{root}/page.html", "--report", str(report)], tmp_path)
+    stderr = done.stderr.decode("utf-8")
+    assert done.returncode == 0, stderr[-2000:]
+    assert "Traceback" not in stderr, stderr[-2000:]
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 2, stderr
+    assert f"{root}/missing.css (HTTP 404 Not Found)" in lines[0] + lines[1]
+    assert "http://127.0.0.1:1/refused.css (" in lines[0] + lines[1]
+    assert "color: #123456" in report.read_text("utf-8")
+    assert done.stdout.decode("utf-8").startswith("Title:")
+
+
+def test_a_page_that_cannot_be_fetched_says_its_status(tmp_path: Path) -> None:
+    with _serve() as root:
+        done = scrapy([f"{root}/nowhere.html"], tmp_path)
+    stderr = done.stderr.decode("utf-8")
+    assert done.returncode == 1
+    assert f"could not fetch {root}/nowhere.html: HTTP 404 Not Found" in stderr, stderr
+    assert "Traceback" not in stderr and not done.stdout

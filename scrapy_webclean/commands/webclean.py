@@ -4,6 +4,7 @@
     scrapy webclean page.html --url https://example.com/news/1
     curl -s https://example.com/ | scrapy webclean - --url https://example.com/
     scrapy webclean page.html -o result.json        # the CleanResult as JSON
+    scrapy webclean page.html -o - | jq .title      # the JSON on standard output, alone
     scrapy webclean page.html --explain              # every block, its label and signals
     scrapy webclean page.html --images               # every image's verdict and reasons
     scrapy webclean page.html --markdown             # the main content as Markdown
@@ -12,6 +13,10 @@
 Registered through the ``scrapy.commands`` entry point, so it works inside and outside a
 project; inside one, the page is fetched with the project's settings (user agent,
 middlewares, proxies) and cleaned with its ``WEBCLEAN_*`` settings.
+
+A file or standard input without ``--url`` takes its URL from the page's own
+``<link rel="canonical">``, else its ``<base href>`` (an absolute http(s) URL only), so that
+its links are absolute; with neither, relative links stay relative.
 """
 
 from __future__ import annotations
@@ -22,7 +27,10 @@ from argparse import ArgumentParser, Namespace
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import urlsplit
 
+from lxml import etree
+from lxml import html as lxml_html
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from w3lib.url import is_url
@@ -37,6 +45,7 @@ if TYPE_CHECKING:
 
     from scrapy import Spider
     from scrapy.http import Response
+    from twisted.python.failure import Failure
 
     from scrapy_webclean.result import CleanResult
 
@@ -55,16 +64,30 @@ class Command(ScrapyCommand):
         return (
             "Clean one page and print its title, date, page type and main text. The page is "
             "a URL (fetched with Scrapy and the project's settings), a local file, or - for "
-            "standard input. -o writes the whole CleanResult as JSON; --explain lists every "
-            "block with its label and signals; --images every image's verdict; --report "
-            "writes a self-contained HTML picture of the blocks."
+            "standard input. -o writes the whole CleanResult as JSON (-o - to standard output, "
+            "and nothing else there); --explain lists every block with its label and signals; "
+            "--images every image's verdict; --report writes a self-contained HTML picture of "
+            "the blocks (with a URL, the page's style sheets are fetched and inlined; one that "
+            "cannot be is reported in one line on standard error). A file or standard input "
+            "without --url takes its URL from the page's <link rel=canonical>, else its "
+            "<base href> (absolute http(s) URLs only); with neither, links stay relative."
         )
 
     def add_options(self, parser: ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--url", help="the page's URL (for a file or stdin)")
+        parser.add_argument(
+            "--url",
+            help="the page's URL, for a file or stdin (default: the page's "
+            "<link rel=canonical>, else its <base href>, if absolute; else none and "
+            "links stay relative)",
+        )
         parser.add_argument("--content-type", help="the page's Content-Type (for a file or stdin)")
-        parser.add_argument("-o", "--output", help="write the CleanResult as JSON to this file")
+        parser.add_argument(
+            "-o",
+            "--output",
+            help="write the CleanResult as JSON to this file (- for standard output, "
+            "instead of the summary)",
+        )
         parser.add_argument("--explain", action="store_true", help="list every block")
         parser.add_argument("--images", action="store_true", help="every image's verdict")
         parser.add_argument("--markdown", action="store_true", help="print Markdown")
@@ -75,19 +98,25 @@ class Command(ScrapyCommand):
             raise UsageError("give one URL, file or -")
         source = args[0]
         self.styles: dict[str, str] = {}
+        self.fetch_error: str | None = None
+        url: str | None
         if is_url(source):
-            body, url, content_type = self._fetch(source, want_styles=bool(opts.report))
-            if body is None:
-                print(f"webclean: could not fetch {source}", file=sys.stderr)
+            fetched, url, content_type = self._fetch(source, want_styles=bool(opts.report))
+            if fetched is None:
+                why = f": {self.fetch_error}" if self.fetch_error else ""
+                print(f"webclean: could not fetch {source}{why}", file=sys.stderr)
                 self.exitcode = 1
                 return
-        elif source == "-":
-            body, url, content_type = sys.stdin.buffer.read(), opts.url, opts.content_type
+            body = fetched
         else:
-            path = Path(source)
-            if not path.is_file():
-                raise UsageError(f"{source} is neither a URL nor a file")
-            body, url, content_type = path.read_bytes(), opts.url, opts.content_type
+            if source == "-":
+                body = sys.stdin.buffer.read()
+            else:
+                path = Path(source)
+                if not path.is_file():
+                    raise UsageError(f"{source} is neither a URL nor a file")
+                body = path.read_bytes()
+            url, content_type = opts.url or page_own_url(body), opts.content_type
         assert self.settings is not None
         options = replace(clean_options_from_settings(self.settings), keep_page=bool(opts.report))
         cleaner = Cleaner(options)
@@ -98,6 +127,11 @@ class Command(ScrapyCommand):
             self.exitcode = 1
             return
         verdicts = judge_images(body, url) if (opts.images or opts.report) else {}
+        if opts.report:
+            from scrapy_webclean.report import render_report
+
+            page = render_report(result, verdicts, self.styles)
+            Path(opts.report).write_text(page, encoding="utf-8")
         if opts.output:
             data = result.to_dict(include_blocks=True, include_markdown=True)
             if verdicts:
@@ -106,14 +140,14 @@ class Command(ScrapyCommand):
                     src: {**_verdict_dict(v), "page_images": groups.get(src)}
                     for src, v in verdicts.items()
                 }
-            Path(opts.output).write_text(
-                json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8"
-            )
-        if opts.report:
-            from scrapy_webclean.report import render_report
-
-            page = render_report(result, verdicts, self.styles)
-            Path(opts.report).write_text(page, encoding="utf-8")
+            dumped = json.dumps(data, ensure_ascii=False, indent=2)
+            if opts.output == "-":
+                # The JSON alone on standard output (for a pipe), UTF-8 whatever the locale.
+                sys.stdout.flush()
+                sys.stdout.buffer.write(dumped.encode("utf-8") + b"\n")
+                sys.stdout.buffer.flush()
+                return
+            Path(opts.output).write_text(dumped, encoding="utf-8")
         out = sys.stdout
         print(f"Title:     {result.title}", file=out)
         print(f"Date:      {result.date or '-'}", file=out)
@@ -139,7 +173,9 @@ class Command(ScrapyCommand):
 
     def _fetch(self, url: str, want_styles: bool = False) -> tuple[bytes | None, str, str | None]:
         """Fetch ``url`` with Scrapy (the project's settings and middlewares); with
-        ``want_styles`` its style sheets too (in ``self.styles``)."""
+        ``want_styles`` its style sheets too (in ``self.styles``). When the page cannot be
+        fetched, ``self.fetch_error`` says why (the HTTP status and reason, or the error).
+        A style sheet that cannot be fetched is one line on standard error, not retried."""
         from scrapy import Request
         from scrapy.utils.spider import DefaultSpider
 
@@ -151,6 +187,17 @@ class Command(ScrapyCommand):
         def keep_style(response: Response) -> None:
             styles[response.url] = response.body.decode("utf-8", "replace")
 
+        def style_failed(failure: Failure) -> None:
+            request_url = getattr(getattr(failure, "request", None), "url", "")
+            print(
+                f"webclean: style sheet not fetched, the report goes without it: "
+                f"{request_url} ({fetch_failure(failure)})",
+                file=sys.stderr,
+            )
+
+        def page_failed(failure: Failure) -> None:
+            got["error"] = fetch_failure(failure)
+
         def keep(response: Response) -> Any:
             got["body"] = response.body
             got["url"] = response.url
@@ -159,9 +206,15 @@ class Command(ScrapyCommand):
             if want_styles and hasattr(response, "xpath"):
                 # The page's style sheets too, so the report looks as the page did.
                 for href in response.xpath("//link[contains(@rel, 'stylesheet')]/@href").getall():
-                    yield Request(response.urljoin(href), callback=keep_style, dont_filter=True)
+                    yield Request(
+                        response.urljoin(href),
+                        callback=keep_style,
+                        errback=style_failed,
+                        dont_filter=True,
+                        meta={"dont_retry": True},
+                    )
 
-        request = Request(url, callback=keep, dont_filter=True)
+        request = Request(url, callback=keep, errback=page_failed, dont_filter=True)
 
         class _Fetch(DefaultSpider):
             async def start(self: Spider) -> AsyncIterator[Any]:
@@ -171,7 +224,42 @@ class Command(ScrapyCommand):
         self.crawler_process.crawl(_Fetch)
         self.crawler_process.start()
         self.styles = styles
+        self.fetch_error = got.get("error")
         return got.get("body"), got.get("url", url), got.get("content_type") or None
+
+
+def fetch_failure(failure: Failure) -> str:
+    """Why a request failed, in a few words: ``HTTP 404 Not Found`` for a response Scrapy
+    filtered out by its status, else the error's class and message (no traceback)."""
+    from scrapy.spidermiddlewares.httperror import HttpError
+    from scrapy.utils.response import response_status_message
+
+    error = failure.value
+    if isinstance(error, HttpError):
+        return f"HTTP {response_status_message(error.response.status)}"
+    message = failure.getErrorMessage()
+    name = type(error).__name__
+    return f"{name}: {message}" if message and message != name else name
+
+
+def page_own_url(body: bytes) -> str | None:
+    """The URL a page gives itself: its ``<link rel="canonical">`` href, else its
+    ``<base href>``, if absolute http(s); else None."""
+    try:
+        root = lxml_html.document_fromstring(body)
+    except (etree.LxmlError, ValueError):
+        return None
+    canonical = [
+        link.get("href", "")
+        for link in root.iter("link")
+        if "canonical" in (link.get("rel") or "").lower().split()
+    ]
+    for href in [*canonical, *(base.get("href", "") for base in root.iter("base"))]:
+        href = str(href).strip()
+        parts = urlsplit(href)
+        if parts.scheme.lower() in ("http", "https") and parts.netloc:
+            return href
+    return None
 
 
 def judge_images(body: bytes | str, url: str | None) -> dict[str, Verdict]:
