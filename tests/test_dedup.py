@@ -77,7 +77,7 @@ def test_a_copy_edited_in_every_sentence_is_found(lang: str) -> None:
 
 
 def edit_words(sentence: str, lang: str) -> str:
-    """Every 8th word (every 20th Chinese character) of a sentence changed, figures left
+    """Every 8th word (every 12th Chinese character) of a sentence changed, figures left
     alone (a copy with new figures is another report)."""
     if lang == "en":
         words = sentence.split()
@@ -86,7 +86,7 @@ def edit_words(sentence: str, lang: str) -> str:
                 words[j] = "changed"
         return " ".join(words)
     return "".join(
-        "某" if i % 20 == 3 and "\u4e00" <= c <= "\u9fff" else c for i, c in enumerate(sentence)
+        "某" if i % 12 == 3 and "\u4e00" <= c <= "\u9fff" else c for i, c in enumerate(sentence)
     )
 
 
@@ -94,7 +94,8 @@ def edit_words(sentence: str, lang: str) -> str:
 def test_a_truncated_copy_edited_in_every_sentence_is_found_by_sentence_similarity(
     lang: str,
 ) -> None:
-    # Half an article, words changed in each sentence: no exact sentence hash and
+    # Half an article, words changed in every sentence but the first: few exact sentence
+    # hashes and
     # a shingle Jaccard under the bar. The two-level similarity (each sentence counted by
     # its best sentence similarity with one of the other text's) finds it; the check
     # before (exact sentence hashes) did not.
@@ -102,7 +103,8 @@ def test_a_truncated_copy_edited_in_every_sentence_is_found_by_sentence_similari
     stop = ". " if lang == "en" else "。"
     sentences = originals[5].split(stop)
     kept = sentences[: len(sentences) // 2]
-    edited = stop.join(edit_words(sentence, lang) for sentence in kept)
+    # (its first sentence as it was: similar sentences count beside one shared exactly)
+    edited = stop.join([kept[0], *(edit_words(sentence, lang) for sentence in kept[1:])])
     found = {}
     for two_level in (False, True):
         index = NearDuplicateIndex()

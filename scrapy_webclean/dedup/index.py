@@ -97,6 +97,10 @@ class DedupOptions:
     #: ... between texts of this many long sentences at least (after boilerplate): with
     #: fewer, one sentence alike by chance, or a shared frame, is most of the text.
     min_similar_sentences: int = 4
+    #: ... sharing at least this share of the text's long sentences word for word (two
+    #: list pages showing one story's teaser, cut at other lengths, share similar
+    #: sentences and none exactly).
+    min_similar_anchor: float = 0.1
     #: A text whose long sentences are all in an earlier text and make up at least this
     #: share of it is an excerpt of that text, a copy whatever its length.
     min_excerpt_share: float = 0.8
@@ -382,6 +386,7 @@ class NearDuplicateIndex:
             and (containment < opts.min_containment or coverage < opts.min_coverage)
             and jaccard >= opts.min_similar_jaccard
             and min(len(mine), len(theirs)) >= opts.min_similar_sentences
+            and common >= opts.min_similar_anchor * own
             and len(doc.sketches)
         ):
             # Section 3's two-level similarity, for sentences edited (a word changed in
