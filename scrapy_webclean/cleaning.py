@@ -295,7 +295,7 @@ def _final_label(
 
 def _image(model: PageModel, position: int) -> Image:
     ref = model.images[position]
-    return Image(ref.src, ref.alt, ref.title, ref.width, ref.height, ref.link)
+    return Image(ref.src, ref.alt, ref.title, ref.width, ref.height, ref.link_url)
 
 
 def _node_path(model: PageModel, node: int) -> str:

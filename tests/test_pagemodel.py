@@ -140,3 +140,18 @@ def test_link_resolution_matches_urljoin() -> None:
         for href in hrefs:
             expected = href.strip() if base is None else urljoin(base, href.strip())
             assert resolve(href) == expected, (base, href)
+
+
+def test_an_images_link_is_made_absolute_like_its_source() -> None:
+    from scrapy_webclean import clean_html
+
+    story = "Long text of the story, told at length for the reader. " * 12
+    html = (
+        f'<html><body><div class="article"><p>{story}<a href="/full/big.jpg">'
+        '<img src="/small.jpg" width="400" height="300"></a></p></div></body></html>'
+    )
+    result = clean_html(html.encode(), "http://example.com/a/b.html")
+    images = [image for group in result.images_by_label().values() for image in group]
+    assert [(i.src, i.link) for i in images] == [
+        ("http://example.com/small.jpg", "http://example.com/full/big.jpg")
+    ]

@@ -117,6 +117,13 @@ class ImageRef:
         return self.resolver(self.written) if self.resolver is not None else self.written
 
     @property
+    def link_url(self) -> str | None:
+        """The absolute URL of the link around the image (None without one)."""
+        if self.link is None or self.resolver is None:
+            return self.link
+        return self.resolver(self.link)
+
+    @property
     def alt(self) -> str:
         """The ``alt`` text, whitespace collapsed."""
         return collapse_ws(self.element.get("alt", "")).strip()
