@@ -13,6 +13,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.test import get_crawler
 
 from scrapy_webclean import CleanPipeline
+from scrapy_webclean.integration.settings import SettingError
 from tests.conftest import drive
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -115,6 +116,26 @@ def test_keep_html_and_blocks_and_renamed_fields() -> None:
     assert "main_text" in item and "text" not in item and "links" not in item
     labels = {block["label"] for block in item["blocks"]}
     assert labels == {"content", "related", "noise"}
+
+
+def test_the_noise_groups_can_be_left_out() -> None:
+    everything = drive(make_pipeline()[0].process_item({"url": URL, "html": EN_HTML}))
+    assert (
+        set(everything["links"])
+        == set(everything["page_images"])
+        == {
+            "content",
+            "related",
+            "noise",
+        }
+    )
+    assert everything["links"]["noise"]
+    pipeline, _ = make_pipeline(WEBCLEAN_OUTPUT_GROUPS=["content", "related"])
+    item = drive(pipeline.process_item({"url": URL, "html": EN_HTML}))
+    assert set(item["links"]) == set(item["page_images"]) == {"content", "related"}
+    assert item["links"]["related"] == everything["links"]["related"]
+    with pytest.raises(SettingError, match="WEBCLEAN_OUTPUT_GROUPS"):
+        make_pipeline(WEBCLEAN_OUTPUT_GROUPS=["content", "noize"])
 
 
 def test_item_without_html_passes_untouched() -> None:

@@ -78,6 +78,10 @@ def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
     )
 
 
+#: Results grouped by block label (``WEBCLEAN_OUTPUT_GROUPS`` chooses the groups written).
+_GROUPED_FIELDS = frozenset(("links", "images"))
+
+
 class CleanPipeline:
     """Cleans the page HTML carried by each item (see the module docstring).
 
@@ -102,6 +106,9 @@ class CleanPipeline:
         self.keep_html: bool = get_setting(settings, "WEBCLEAN_KEEP_HTML")
         self.include_blocks: bool = get_setting(settings, "WEBCLEAN_INCLUDE_BLOCKS")
         self.output_fields: dict[str, str | None] = get_setting(settings, "WEBCLEAN_OUTPUT_FIELDS")
+        self.output_groups: frozenset[str] = frozenset(
+            get_setting(settings, "WEBCLEAN_OUTPUT_GROUPS")
+        )
         self.on_error: str = get_setting(settings, "WEBCLEAN_ON_ERROR")
         self.error_field: str = get_setting(settings, "WEBCLEAN_ERROR_FIELD")
         self.markdown = output_format(settings) == "markdown"
@@ -321,7 +328,10 @@ class CleanPipeline:
             if declared is not None and field_name not in declared:
                 missing.append(field_name)
                 continue
-            adapter[field_name] = data[key]
+            value = data[key]
+            if key in _GROUPED_FIELDS and isinstance(value, dict):
+                value = {group: v for group, v in value.items() if group in self.output_groups}
+            adapter[field_name] = value
         if missing and type(item) not in self._warned_types:
             self._warned_types.add(type(item))
             logger.warning(

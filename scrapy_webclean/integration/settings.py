@@ -171,6 +171,14 @@ def text_list(check: Callable[[str], str | None] | None = None, what: str = "str
     return Rule(read, allowed)
 
 
+#: The groups of the ``links`` and ``page_images`` fields: the labels of the blocks.
+OUTPUT_GROUPS = ("content", "related", "noise")
+
+
+def _group_problem(value: str) -> str | None:
+    return None if value in OUTPUT_GROUPS else f"{value!r} is not one of {OUTPUT_GROUPS}"
+
+
 def _regex_problem(value: str) -> str | None:
     try:
         re.compile(value)
@@ -314,6 +322,14 @@ SETTINGS: tuple[Setting, ...] = (
         False,
         "Add the list of blocks (text, label, path, signals) to each item.",
         boolean(),
+    ),
+    Setting(
+        "WEBCLEAN_OUTPUT_GROUPS",
+        list(OUTPUT_GROUPS),
+        "Which groups of the links and page_images fields are written: the blocks' "
+        "labels 'content', 'related', 'noise' (the noise groups are most of an item's "
+        "bytes: ['content', 'related'] leaves them out).",
+        text_list(_group_problem, "'content', 'related' or 'noise'"),
     ),
     Setting(
         "WEBCLEAN_OUTPUT_FIELDS",
