@@ -1,8 +1,11 @@
 """``clean_html``: one page in, a :class:`CleanResult` out. No Scrapy needed.
 
-Pipeline: decode and parse once (``html.loader``) -> page model in one iterative pass ->
-Quark segmentation -> Quark classification -> title, text, language, links and images
-grouped by block label.
+Pipeline: decode and parse once (``html.loader``) -> page model in one iterative pass
+(``html.pagemodel``) -> lines and their main-content verdicts (``extraction``: the region,
+the boilerplate vocabulary, the site's template, the recovery step; the text is the lines
+kept) -> title, date, language -> on demand, the Quark blocks (segmentation and
+classification) that group the links and images by label, a block being content when the
+extractor kept most of its text.
 """
 
 from __future__ import annotations

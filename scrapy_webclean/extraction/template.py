@@ -17,7 +17,8 @@ same site is still below the bar).
 
 Memory is bounded: at most ``max_sites`` sites (least recently used evicted) and
 ``max_keys_per_site`` signatures per site (the rarest pruned first). The counts live behind
-:class:`TemplateStore`, so a disk or Redis store can replace the in-memory one.
+:class:`TemplateStore`: in memory here, in the JOBDIR or Redis through
+``scrapy_webclean.state`` (``WEBCLEAN_STATE``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ PATH_DEPTH = 4
 
 
 class TemplateStore(Protocol):
-    """Where the template model keeps its counts (memory now; disk and Redis later)."""
+    """Where the template model keeps its counts: in memory, or (``scrapy_webclean.state``)
+    in the JOBDIR's SQLite file or in Redis."""
 
     def pages(self, site: str) -> int:
         """Pages of ``site`` learned so far."""
