@@ -9,6 +9,7 @@
     scrapy webclean page.html --images               # every image's verdict and reasons
     scrapy webclean page.html --markdown             # the main content as Markdown
     scrapy webclean page.html --report report.html   # a picture of the blocks
+    scrapy webclean rank items.jsonl -o ranks.csv    # QuarkRank of the crawl's link graph
 
 Registered through the ``scrapy.commands`` entry point, so it works inside and outside a
 project; inside one, the page is fetched with the project's settings (user agent,
@@ -55,7 +56,7 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
 
     def syntax(self) -> str:
-        return "[options] <url | file | ->"
+        return "[options] <url | file | ->  |  rank [options] <items.jsonl | edges.tsv | ->..."
 
     def short_desc(self) -> str:
         return "Clean one page (URL, file or stdin) and show its main content"
@@ -70,7 +71,11 @@ class Command(ScrapyCommand):
             "the blocks (with a URL, the page's style sheets are fetched and inlined; one that "
             "cannot be is reported in one line on standard error). A file or standard input "
             "without --url takes its URL from the page's <link rel=canonical>, else its "
-            "<base href> (absolute http(s) URLs only); with neither, links stay relative."
+            "<base href> (absolute http(s) URLs only); with neither, links stay relative. "
+            "'rank' computes QuarkRank over a crawl's link graph instead: its exported items "
+            "(JSON lines, the links grouped by label) or edge files (source<TAB>target<TAB>"
+            "label lines), - for standard input; it writes url,rank,in_links as CSV sorted by "
+            "rank (-o, else standard output) and each iteration's L1 change on standard error."
         )
 
     def add_options(self, parser: ArgumentParser) -> None:
@@ -92,8 +97,25 @@ class Command(ScrapyCommand):
         parser.add_argument("--images", action="store_true", help="every image's verdict")
         parser.add_argument("--markdown", action="store_true", help="print Markdown")
         parser.add_argument("--report", help="write an HTML picture of the blocks to this file")
+        group = parser.add_argument_group("rank (scrapy webclean rank <files>)")
+        group.add_argument(
+            "--weight",
+            action="append",
+            metavar="LABEL=WEIGHT",
+            help="a link label's weight (default content=1.5, related=0.5, noise=0.5; 0 drops "
+            "the label's links); repeat for several labels",
+        )
+        group.add_argument("--damping", type=float, help="damping factor (default 0.85)")
+        group.add_argument("--tol", type=float, help="L1 tolerance (default 1e-10)")
+        group.add_argument("--max-iter", type=int, help="iterations at most (default 200)")
 
     def run(self, args: list[str], opts: Namespace) -> None:
+        if args and args[0] == "rank" and (len(args) > 1 or not Path("rank").exists()):
+            self.exitcode = run_rank(args[1:], opts)
+            return
+        rank_options = (opts.weight, opts.damping, opts.tol, opts.max_iter)
+        if any(option is not None for option in rank_options):
+            raise UsageError("--weight, --damping, --tol and --max-iter are options of rank")
         if len(args) != 1:
             raise UsageError("give one URL, file or -")
         source = args[0]
@@ -226,6 +248,74 @@ class Command(ScrapyCommand):
         self.styles = styles
         self.fetch_error = got.get("error")
         return got.get("body"), got.get("url", url), got.get("content_type") or None
+
+
+def parse_weights(specs: list[str] | None) -> dict[str, float]:
+    """The label weights: the defaults, with each ``LABEL=WEIGHT`` of ``specs`` over them."""
+    from scrapy_webclean.rank import DEFAULT_WEIGHTS
+
+    weights = dict(DEFAULT_WEIGHTS)
+    for spec in specs or ():
+        label, sep, value = spec.partition("=")
+        try:
+            weight = float(value)
+        except ValueError:
+            weight = -1.0
+        if not sep or not label.strip() or not weight >= 0:
+            raise UsageError(f"--weight wants LABEL=WEIGHT, a weight >= 0: {spec!r}")
+        weights[label.strip()] = weight
+    return weights
+
+
+def run_rank(sources: list[str], opts: Namespace) -> int:
+    """``scrapy webclean rank``: QuarkRank of the link graph of ``sources`` (exported items
+    or edge files, ``-`` for standard input) as CSV ``url,rank,in_links``, the highest rank
+    first, to ``opts.output`` or standard output; progress on standard error. The exit
+    code."""
+    from scrapy_webclean.rank import NotConvergedError, quark_rank, read_graph
+    from scrapy_webclean.rank.output import write_ranks
+
+    if not sources:
+        raise UsageError("rank wants the crawl's exported items or edge files (or -)")
+    weights = parse_weights(opts.weight)
+    for source in sources:
+        if source != "-" and not Path(source).is_file():
+            raise UsageError(f"{source} is not a file")
+    files = [
+        sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
+        for source in sources
+    ]
+    try:
+        graph = read_graph(files, weights)
+    except (ValueError, TypeError) as exc:
+        print(f"webclean rank: cannot read the link graph: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        for file in files:
+            if file is not sys.stdin:
+                file.close()
+    print(f"webclean rank: {graph.size} pages, {len(graph.sources)} links", file=sys.stderr)
+
+    def progress(iteration: int, change: float) -> None:
+        print(f"webclean rank: iteration {iteration}: L1 change {change:.3e}", file=sys.stderr)
+
+    try:
+        ranks = quark_rank(
+            graph,
+            damping=0.85 if opts.damping is None else opts.damping,
+            tol=1e-10 if opts.tol is None else opts.tol,
+            max_iter=200 if opts.max_iter is None else opts.max_iter,
+            progress=progress,
+        )
+    except (NotConvergedError, ValueError) as exc:
+        print(f"webclean rank: {exc}", file=sys.stderr)
+        return 1
+    if opts.output and opts.output != "-":
+        with open(opts.output, "w", encoding="utf-8", newline="") as out:
+            write_ranks(out, graph, ranks)
+    else:
+        write_ranks(sys.stdout, graph, ranks)
+    return 0
 
 
 def fetch_failure(failure: Failure) -> str:

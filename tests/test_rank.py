@@ -1,0 +1,159 @@
+"""QuarkRank (issue 24): the scipy power iteration against networkx's weighted PageRank,
+the link-graph reader, and ``scrapy webclean rank`` end to end."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from scrapy_webclean.rank import (
+    DEFAULT_WEIGHTS,
+    GraphBuilder,
+    LinkGraph,
+    NotConvergedError,
+    quark_rank,
+    read_graph,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def random_graph(seed: int, pages: int, links: int) -> LinkGraph:
+    """A random graph with dangling pages (a fifth of the pages link nowhere), self links
+    and duplicate edges (targets drawn from few pages), weights by label."""
+    rng = np.random.default_rng(seed)
+    linking = rng.permutation(pages)[: max(1, pages * 4 // 5)]
+    sources = rng.choice(linking, size=links)
+    targets = rng.integers(0, pages, size=links)
+    targets[: links // 10] = sources[: links // 10]  # self links
+    sources[-links // 10 :] = sources[: links // 10]  # duplicate edges
+    targets[-links // 10 :] = targets[: links // 10]
+    labels = rng.choice(list(DEFAULT_WEIGHTS), size=links)
+    weights = np.array([DEFAULT_WEIGHTS[label] for label in labels])
+    return LinkGraph(
+        urls=[f"http://example.com/{page}" for page in range(pages)],
+        sources=sources.astype(np.int64),
+        targets=targets.astype(np.int64),
+        weights=weights,
+    )
+
+
+def networkx_rank(graph: LinkGraph) -> np.ndarray:
+    digraph = nx.DiGraph()
+    digraph.add_nodes_from(range(graph.size))
+    for source, target, weight in zip(
+        graph.sources.tolist(), graph.targets.tolist(), graph.weights.tolist(), strict=True
+    ):
+        if digraph.has_edge(source, target):  # networkx keeps one edge: sum the weights
+            digraph[source][target]["weight"] += weight
+        else:
+            digraph.add_edge(source, target, weight=weight)
+    ranks = nx.pagerank(digraph, alpha=0.85, weight="weight", tol=1e-15, max_iter=2000)
+    return np.array([ranks[page] for page in range(graph.size)])
+
+
+@pytest.mark.parametrize(("seed", "pages", "links"), [(0, 10, 30), (1, 200, 1500), (2, 2000, 9000)])
+def test_equal_to_networkx_weighted_pagerank(seed: int, pages: int, links: int) -> None:
+    graph = random_graph(seed, pages, links)
+    matrix = graph.matrix()
+    assert matrix.diagonal().any()  # self links
+    assert matrix.nnz < links  # duplicates summed
+    assert (np.asarray(matrix.sum(axis=1)).ravel() == 0).any()  # dangling pages
+    changes: list[float] = []
+    ranks = quark_rank(graph, tol=1e-14, max_iter=1000, progress=lambda i, c: changes.append(c))
+    assert changes[-1] < 1e-14 and len(changes) > 5
+    assert abs(ranks.sum() - 1) < 1e-12
+    assert np.abs(ranks - networkx_rank(graph)).max() < 1e-9
+
+
+def test_a_zero_weight_drops_the_label() -> None:
+    builder = GraphBuilder({"content": 1.5, "related": 0.5, "noise": 0})
+    builder.add_edge("http://a/", "http://b/", "content")
+    builder.add_edge("http://a/", "http://c/", "noise")  # dropped: c is not a page
+    builder.add_edge("http://b/", "http://a/", "related")
+    builder.add_edge("http://b/", "http://a/", "other")  # a label without weight: dropped
+    graph = builder.graph()
+    assert graph.urls == ["http://a/", "http://b/"]
+    assert graph.weights.tolist() == [1.5, 0.5]
+    assert np.allclose(quark_rank(graph), [0.5, 0.5])
+
+
+def test_weights_split_rank_by_label() -> None:
+    """a links to b from content (1.5) and to c from noise (0.5): b gets three times c's share."""
+    builder = GraphBuilder()
+    builder.add_edge("http://a/", "http://b/", "content")
+    builder.add_edge("http://a/", "http://c/", "noise")
+    graph = builder.graph()
+    ranks = quark_rank(graph, tol=1e-14)
+    base = 0.15 / 3 + 0.85 * (ranks[1] + ranks[2]) / 3  # b and c dangle
+    assert ranks[0] == pytest.approx(base)
+    assert ranks[1] - base == pytest.approx(3 * (ranks[2] - base))
+
+
+def test_not_converged() -> None:
+    with pytest.raises(NotConvergedError):
+        quark_rank(random_graph(3, 50, 200), tol=1e-14, max_iter=3)
+
+
+def test_reading_exported_items_and_edge_files() -> None:
+    items = [
+        {"url": "http://s/a", "links": {
+            "content": [{"url": "http://s/b", "text": "B"}, {"url": "http://s/b#top", "text": "B"}],
+            "related": [{"url": "http://s/c", "text": "C"}],
+            "noise": [{"url": "http://s/a", "text": "home"}],
+        }},
+        {"url": "http://s/b", "links": {"content": [], "related": [], "noise": []}},
+        {"url": "http://s/d"},
+    ]  # fmt: skip
+    export = "".join(json.dumps(item) + "\n" for item in items) + "\n"
+    edges = "http://s/c\thttp://s/e\tcontent\n"
+    graph = read_graph([io.StringIO(export), io.StringIO(edges)])
+    assert graph.urls == ["http://s/a", "http://s/b", "http://s/c", "http://s/d", "http://s/e"]
+    dense = graph.matrix().toarray()
+    assert dense[0].tolist() == [0.5, 3.0, 0.5, 0, 0]  # the #top link is b again: summed
+    assert dense[2, 4] == 1.5 and dense[1].sum() == dense[3].sum() == 0
+    assert graph.in_links().tolist() == [0, 1, 1, 0, 1]  # a's self link left out
+    with pytest.raises(ValueError):
+        read_graph([io.StringIO("not an edge\n")])
+
+
+def test_the_command_end_to_end(tmp_path: Path) -> None:
+    items = [
+        {"url": "http://s/a", "links": {"content": [{"url": "http://s/b"}], "noise": [{"url": "http://s/c"}]}},
+        {"url": "http://s/b", "links": {"content": [{"url": "http://s/a"}]}},
+        {"url": "http://s/c", "links": {"noise": [{"url": "http://s/a"}, {"url": "http://s/b"}]}},
+    ]  # fmt: skip
+    export = tmp_path / "items.jsonl"
+    export.write_text("".join(json.dumps(item) + "\n" for item in items), "utf-8")
+    out = tmp_path / "ranks.csv"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "webclean", "rank", str(export), "-o", str(out),
+         "--weight", "noise=0.25", "--tol", "1e-12"],
+        cwd=tmp_path, env=env, capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert "iteration 1: L1 change" in done.stderr.decode()
+    rows = list(csv.DictReader(out.read_text("utf-8").splitlines()))
+    assert [row["url"] for row in rows] == ["http://s/a", "http://s/b", "http://s/c"]
+    assert [row["in_links"] for row in rows] == ["2", "2", "1"]
+    ranks = [float(row["rank"]) for row in rows]
+    assert ranks == sorted(ranks, reverse=True) and abs(sum(ranks) - 1) < 1e-9
+    graph = read_graph([io.StringIO(export.read_text("utf-8"))], {**DEFAULT_WEIGHTS, "noise": 0.25})
+    expected = quark_rank(graph, tol=1e-12)
+    assert np.allclose(ranks, expected[[0, 1, 2]], rtol=0, atol=1e-12)
+    bad = subprocess.run(
+        [sys.executable, "-m", "scrapy", "webclean", "rank", str(export), "--weight", "noise"],
+        cwd=tmp_path, env=env, capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert bad.returncode != 0 and b"LABEL=WEIGHT" in bad.stderr
