@@ -228,7 +228,7 @@ _CACHE_BUSTER_KEYS = frozenset(
 
 
 def normalize_image_url(url: str, rotating: bool = False) -> str:
-    """The key under which an image URL is counted across pages (NRelm2, ALGORITHMS.md
+    """The key under which an image URL is counted across pages (NRelm2, docs/algorithms.md
     section 2).
 
     Scheme and fragment dropped, host lower-cased, and the parts that vary per request

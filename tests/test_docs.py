@@ -22,3 +22,18 @@ def test_two_commands_and_ci() -> None:
     assert "make demo" in README and "make test" in README
     ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text("utf-8")
     assert "make test" in ci
+
+
+def test_the_code_cites_documents_of_the_repository() -> None:
+    # Docstrings point at the methods' page in docs/, never at a file outside the
+    # repository; every section they name exists there.
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    methods = (root / "docs" / "algorithms.md").read_text("utf-8")
+    sections = set(re.findall(r"^## (\d)\.", methods, re.M))
+    for path in (root / "scrapy_webclean").rglob("*.py"):
+        source = path.read_text("utf-8")
+        assert "ALGORITHMS.md" not in source, path
+        for cited in re.findall(r"docs/algorithms\.md,? section (\d)", source):
+            assert cited in sections, (path, cited)

@@ -1,4 +1,4 @@
-"""Ad and template image links judged before they are fetched (ALGORITHMS.md section 2).
+"""Ad and template image links judged before they are fetched (docs/algorithms.md section 2).
 
 ``AdImageModel.observe_page(page_url, html)`` records a page's image links;
 ``AdImageModel.judge(img_src, page_url)`` returns a :class:`Verdict`. No Scrapy import here:

@@ -1,6 +1,6 @@
 """What an image link says about itself: URL tokens, noise words, size, host.
 
-These are the per-link signals of ALGORITHMS.md section 2 that need no statistics: the
+These are the per-link signals of docs/algorithms.md section 2 that need no statistics: the
 keyword model NRelm1 (noise words in the link's description), the geometry of standard ad
 units and tracking pixels, and ad-serving hosts. Nothing here is about one site.
 """

@@ -1,4 +1,4 @@
-"""NRelm1, the keyword model of ALGORITHMS.md section 2: noise words in what an image link
+"""NRelm1, the keyword model of docs/algorithms.md section 2: noise words in what an image link
 says about itself.
 
 A link is described by four fields: its image URL's tokens, its link target's tokens, the

@@ -1,4 +1,4 @@
-"""Image links as a crawler sees them before fetching (ALGORITHMS.md section 2).
+"""Image links as a crawler sees them before fetching (docs/algorithms.md section 2).
 
 For every ``<img>`` of a page: its absolute URL (lazy-loading attributes first), the target
 and text of the link around it, ``alt`` and ``title``, the declared size, and the class and

@@ -1,7 +1,7 @@
 """``AdImageModel``: one verdict per image link, from everything the crawl has seen.
 
 ``observe_page`` records a page's image links (and teaches the per-site models);
-``judge`` decides on one image URL before it is fetched. The signals (ALGORITHMS.md
+``judge`` decides on one image URL before it is fetched. The signals (docs/algorithms.md
 section 2) and how they combine, in the order a verdict is reached:
 
 * a filter-list match (optional): an ad outright;

@@ -1,4 +1,4 @@
-"""The two statistical models of ALGORITHMS.md section 2, learned online per site.
+"""The two statistical models of docs/algorithms.md section 2, learned online per site.
 
 * :class:`UrlRedundancyModel` (NRelm2): ``p(u) = |Prev(u)| / |pages of the site crawled|``,
   the share of the site's pages seen so far that link image ``u``. Templates put the same

@@ -1,4 +1,4 @@
-"""Near-duplicate pages (ALGORITHMS.md section 3): ``NearDuplicateIndex.check_and_add``.
+"""Near-duplicate pages (docs/algorithms.md section 3): ``NearDuplicateIndex.check_and_add``.
 
 No Scrapy import here; ``scrapy_webclean.integration.dedup.DedupPipeline`` is the shell.
 """

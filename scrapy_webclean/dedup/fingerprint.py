@@ -1,4 +1,4 @@
-"""What a document leaves in the near-duplicate index (ALGORITHMS.md section 3).
+"""What a document leaves in the near-duplicate index (docs/algorithms.md section 3).
 
 * an exact hash of the normalised text (case, width and whitespace folded);
 * its *long sentences*, hashed: a sentence of at least 9 CJK characters (the paper's

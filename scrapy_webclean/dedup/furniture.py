@@ -5,7 +5,7 @@ A reprinted or syndicated article usually arrives with lines of its own: where i
 转载，版权归原作者所有"), a copyright line, an editor's signature ("（责任编辑：张伟）"), a
 prompt to read on or to follow an account ("点击阅读全文，关注...微信公众号"). The extractor
 keeps them when they sit inside the article's container, and they are what the
-long-sentence method of ALGORITHMS.md section 3 stumbles on: they are long sentences, shared
+long-sentence method of docs/algorithms.md section 3 stumbles on: they are long sentences, shared
 by thousands of unrelated pages and missing from the original. So the near-duplicate index
 compares texts without them.
 

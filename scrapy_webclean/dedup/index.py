@@ -1,4 +1,4 @@
-"""``NearDuplicateIndex``: is this text a copy of one seen before? (ALGORITHMS.md section 3)
+"""``NearDuplicateIndex``: is this text a copy of one seen before? (docs/algorithms.md section 3)
 
 Three ways to find the earlier copy, cheapest first:
 

@@ -3,7 +3,7 @@
 Sources, most reliable first: the page's own metadata (``article:published_time``,
 ``datePublished``, ``pubdate`` and similar ``<meta>`` tags, microdata, JSON-LD's
 ``datePublished``, a ``<time datetime>``, the article's own before any other), then the
-date/byline lines the segmentation marked as customised (C) blocks (ALGORITHMS.md
+date/byline lines the segmentation marked as customised (C) blocks (docs/algorithms.md
 section 4: the customised tags are the hook for exactly this), then any short line near the
 top of the main text. Dates are read in the forms pages use: ``2026-03-14``,
 ``2026/3/14``, ``2026年3月14日``, ``March 14, 2026``, ``14 March 2026``

@@ -1,4 +1,4 @@
-"""Tag-path similarity of text leaves (ALGORITHMS.md section 5).
+"""Tag-path similarity of text leaves (docs/algorithms.md section 5).
 
 Every text leaf has a tag path from the root. Two paths are compared position by position
 from the root: ``sim = sum over depths d where the tags match of 1 / 2**d`` (d from 1), so

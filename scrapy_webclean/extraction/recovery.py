@@ -1,7 +1,7 @@
 """The recovery step (step 5 of ``extract``): prose outside the region that the papers'
 judges both place in the main text.
 
-Path similarity (ALGORITHMS.md section 5) and the in-page TF-IDF cosine of link-density
+Path similarity (docs/algorithms.md section 5) and the in-page TF-IDF cosine of link-density
 scopes (section 1). Measured on the dev sets, using them to *drop* lines inside the region
 cost recall and bought no precision; as a recovery step they are neutral to slightly
 positive.

@@ -1,4 +1,4 @@
-"""The per-site template model, learned online (ALGORITHMS.md section 5, generalised).
+"""The per-site template model, learned online (docs/algorithms.md section 5, generalised).
 
 The paper walks the target page and two other pages of the same site in step and calls
 template whatever text they share. During a crawl we have seen more than two pages of a

@@ -1,4 +1,4 @@
-"""In-page TF-IDF and cosine pruning (ALGORITHMS.md section 1).
+"""In-page TF-IDF and cosine pruning (docs/algorithms.md section 1).
 
 The blocks of one page are the "documents": ``w(t, b) = tf(t, b) * log(N / n_t)``,
 L2-normalised per block, ``N`` the number of blocks, ``n_t`` the blocks containing ``t``.

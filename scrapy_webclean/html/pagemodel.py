@@ -367,7 +367,7 @@ def build_page_model(
     """Walk the tree once (iteratively) and return its :class:`PageModel`.
 
     ``custom_tags`` (lower-case tag names) and ``custom_patterns`` (regular expressions over
-    a node's own text) set the C mark of ALGORITHMS.md section 4: a node carrying it becomes
+    a node's own text) set the C mark of docs/algorithms.md section 4: a node carrying it becomes
     its own block. A pattern marks the nearest B or L ancestor-or-self of the text, and only
     when that node holds at most :data:`CUSTOM_PATTERN_MAX_CHARS` characters.
 

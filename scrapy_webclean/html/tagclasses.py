@@ -1,4 +1,4 @@
-"""Quark tag classes (ALGORITHMS.md section 4) and the tags that break text into lines.
+"""Quark tag classes (docs/algorithms.md section 4) and the tags that break text into lines.
 
 S (super) tags are always block roots; we treat them as invisible: their text (scripts,
 styles, head, frames, embedded objects) never reaches a block. B (big) tags become blocks

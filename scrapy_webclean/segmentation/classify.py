@@ -1,4 +1,4 @@
-"""Quark block classification (ALGORITHMS.md section 4): two judges, intersected.
+"""Quark block classification (docs/algorithms.md section 4): two judges, intersected.
 
 1. Text similarity: the longest block is content; another block is content when
    ``shared tokens / tokens of the smaller block`` (stop words out) reaches a threshold.
@@ -83,7 +83,7 @@ class NaiveBayesPriors:
         return {name: getattr(self, name) for name in FEATURE_NAMES}
 
 
-# The cut-offs of the 7 features and of the posterior: the thesis's figures (ALGORITHMS.md
+# The cut-offs of the 7 features and of the posterior: the thesis's figures (docs/algorithms.md
 # section 4), lengths in text units (see :func:`text_units`).
 #: A block shorter than this is short (the "short block with a noise word" feature).
 SHORT_BLOCK_UNITS = 100

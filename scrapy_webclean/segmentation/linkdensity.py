@@ -1,4 +1,4 @@
-"""Link-density segmentation (ALGORITHMS.md section 1).
+"""Link-density segmentation (docs/algorithms.md section 1).
 
 Link density of a node: ``rho = anchor chars / all chars`` of its subtree (0 without text).
 Similarity of two neighbouring nodes: ``min(rho_a, rho_b) / max(rho_a, rho_b)``, 1 when both

@@ -1,4 +1,4 @@
-"""Quark segmentation (ALGORITHMS.md section 4): bottom-up blocks, flattened.
+"""Quark segmentation (docs/algorithms.md section 4): bottom-up blocks, flattened.
 
 Walking from the leaves upward (a reverse scan over document order), each node passes the
 text, links, punctuation and L tags that no block has claimed yet to its parent, unless it
