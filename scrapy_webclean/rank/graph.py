@@ -23,8 +23,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy import sparse  # type: ignore[import-untyped]
 
-#: Design section 4: a page's rank goes to its out-links in proportion to the weight of the
-#: block each link sits in.
+#: docs/algorithms.md, section 4: a page's rank goes to its out-links in proportion to the
+#: weight of the block each link sits in.
 DEFAULT_WEIGHTS: dict[str, float] = {"content": 1.5, "related": 0.5, "noise": 0.5}
 
 
