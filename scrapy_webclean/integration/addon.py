@@ -11,11 +11,13 @@ from scrapy_webclean.integration.accounting import DropLogFormatter, ItemAccount
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.dedup import DedupPipeline
 from scrapy_webclean.integration.pipelines import CleanPipeline
+from scrapy_webclean.integration.priority import ContentFirstPriority
 from scrapy_webclean.integration.settings import (
     AD_FILTER_ORDER,
     CLEAN_PIPELINE_ORDER,
     DEDUP_PIPELINE_ORDER,
     IMAGE_URLS_FILTER_ORDER,
+    PRIORITY_MIDDLEWARE_ORDER,
     SETTINGS,
     check_settings,
     unknown_settings,
@@ -49,6 +51,8 @@ class Addon:
     - ``AdImageFilter`` in ``DOWNLOADER_MIDDLEWARES`` at 560 and
       ``ImageUrlsFilterPipeline`` in ``ITEM_PIPELINES`` at 0 (before the media pipelines),
       on the same terms;
+    - ``ContentFirstPriority`` in ``SPIDER_MIDDLEWARES`` at 700, on the same terms; it does
+      nothing (``NotConfigured``) unless ``WEBCLEAN_PRIORITY_ENABLED`` is on;
     - ``CrawlState`` (the learned state the components share) and ``ItemAccounting``
       (counts where every item went, writes the rejects feed) in ``EXTENSIONS``;
     - ``LOG_FORMATTER``: :class:`~scrapy_webclean.integration.accounting.DropLogFormatter`
@@ -82,6 +86,9 @@ class Addon:
         )
         settings.setdefault_in_component_priority_dict(
             "DOWNLOADER_MIDDLEWARES", AdImageFilter, AD_FILTER_ORDER
+        )
+        settings.setdefault_in_component_priority_dict(
+            "SPIDER_MIDDLEWARES", ContentFirstPriority, PRIORITY_MIDDLEWARE_ORDER
         )
         settings.setdefault_in_component_priority_dict("EXTENSIONS", CrawlState, 0)
         settings.setdefault_in_component_priority_dict("EXTENSIONS", ItemAccounting, 0)

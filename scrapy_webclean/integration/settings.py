@@ -38,6 +38,9 @@ DEDUP_PIPELINE_ORDER = 300
 #: Order of ImageUrlsFilterPipeline in ITEM_PIPELINES: before Scrapy's media pipelines
 #: (their usual order is 1).
 IMAGE_URLS_FILTER_ORDER = 0
+#: Order of ContentFirstPriority in SPIDER_MIDDLEWARES: it sees the spider's requests
+#: after OffsiteMiddleware (500) and before DepthMiddleware (900) on the output side.
+PRIORITY_MIDDLEWARE_ORDER = 700
 
 #: The results CleanPipeline can write, each under the field name WEBCLEAN_OUTPUT_FIELDS
 #: gives it. ``images`` is written as ``page_images``: Scrapy's ImagesPipeline writes its
@@ -225,6 +228,29 @@ def word_weights() -> Rule:
                 weights[str(word).lower()] = _strict_float(weight)
             except (TypeError, ValueError):
                 raise SettingError(name, given, allowed, f"{word!r}: {weight!r}") from None
+        return weights
+
+    return Rule(read, allowed)
+
+
+#: Weights of the block labels for crawl priority, as QuarkRank's (content 1.5, the rest 0.5).
+DEFAULT_PRIORITY_WEIGHTS: dict[str, float] = {"content": 1.5, "related": 0.5, "noise": 0.5}
+
+
+def label_weights() -> Rule:
+    allowed = "a dict of block labels ('content', 'related', 'noise') to numbers"
+
+    def read(settings: BaseSettings, name: str) -> dict[str, float]:
+        given = _dict(settings, name, allowed)
+        weights = dict(DEFAULT_PRIORITY_WEIGHTS)
+        for label, weight in given.items():
+            problem = _group_problem(str(label))
+            if problem:
+                raise SettingError(name, given, allowed, problem)
+            try:
+                weights[str(label)] = _strict_float(weight)
+            except (TypeError, ValueError):
+                raise SettingError(name, given, allowed, f"{label!r}: {weight!r}") from None
         return weights
 
     return Rule(read, allowed)
@@ -561,6 +587,20 @@ SETTINGS: tuple[Setting, ...] = (
         64,
         "Most items checked for duplicates in one batch (one set of Redis round trips).",
         integer(minimum=1),
+    ),
+    Setting(
+        "WEBCLEAN_PRIORITY_ENABLED",
+        False,
+        "Crawl content first (ContentFirstPriority): a request's priority rises by "
+        "round(10 x weight) of the block label its link sits in on the page it was found on.",
+        boolean(),
+    ),
+    Setting(
+        "WEBCLEAN_PRIORITY_WEIGHTS",
+        dict(DEFAULT_PRIORITY_WEIGHTS),
+        "Weights of the block labels for WEBCLEAN_PRIORITY_ENABLED (the labels not given "
+        "keep theirs): content links +15, related and noise links +5 by default.",
+        label_weights(),
     ),
 )
 
