@@ -92,6 +92,11 @@ def test_sigkill_then_resume_exports_each_article_once_and_learns_each_page_once
     assert not still_running(first)
     part1 = [item["url"] for item in feed(exported)]
     assert 30 <= len(part1) < len(pages)
+    # Scrapy's duplicate filter appends to requests.seen through a buffer that may reach
+    # the disk before the kill while the request queue it stands for does not: those pages
+    # would never be fetched by any resume (Scrapy's loss, not webclean's: 6 of 154 pages
+    # in one CI run). This test is about webclean's state, so the filter starts afresh.
+    (job / "requests.seen").unlink(missing_ok=True)
     part2 = Crawl(site, tmp_path, "resumed", *jobdir_state(job)).finish(CRAWL_SECONDS)
     stats, log = part2["stats"], part2["log"]
     assert stats["finish_reason"] == "finished"
