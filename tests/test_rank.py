@@ -14,6 +14,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
+from scrapy.exceptions import NotConfigured
 
 from scrapy_webclean.rank import (
     DEFAULT_WEIGHTS,
@@ -157,3 +158,60 @@ def test_the_command_end_to_end(tmp_path: Path) -> None:
         cwd=tmp_path, env=env, capture_output=True, timeout=120,
     )  # fmt: skip
     assert bad.returncode != 0 and b"LABEL=WEIGHT" in bad.stderr
+
+
+def test_the_crawl_writes_its_link_graph_as_it_goes(tmp_path: Path) -> None:
+    # LinkGraphWriter, as the add-on installs it, writes each cleaned item's links as
+    # gzipped edge lines; ranking them gives what ranking the exported items gives.
+    import gzip
+
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_webclean.integration.linkgraph import LinkGraphWriter
+
+    edges = tmp_path / "links.tsv.gz"
+    items = [
+        {
+            "url": "http://a.example/1",
+            "links": {
+                "content": [{"url": "http://a.example/2", "text": "two"}],
+                "related": [],
+                "noise": [{"url": "http://a.example/", "text": "home"}],
+            },
+        },
+        {"url": "http://a.example/2", "links": {"content": [], "related": [], "noise": []}},
+    ]
+    crawler = get_crawler(settings_dict={"WEBCLEAN_LINK_GRAPH": str(edges)})
+    crawler.stats.open_spider()  # type: ignore[union-attr,call-arg]
+    writer = LinkGraphWriter.from_crawler(crawler)
+    writer.open_spider()
+    for item in items:
+        assert writer.process_item(dict(item)) == item
+    writer.close_spider()
+    with gzip.open(edges, "rt", encoding="utf-8") as written:
+        lines = written.read().splitlines()
+    assert lines == [
+        "http://a.example/1\thttp://a.example/2\tcontent",
+        "http://a.example/1\thttp://a.example/\tnoise",
+        "http://a.example/2\t\tpage",
+    ]
+    from_edges = read_graph([io.StringIO("\n".join(lines))])
+    from_items = read_graph([io.StringIO("\n".join(json.dumps(i) for i in items))])
+    assert from_edges.urls == from_items.urls
+    assert np.allclose(quark_rank(from_edges), quark_rank(from_items))
+    # Off unless a file is named.
+    with pytest.raises(NotConfigured):
+        LinkGraphWriter.from_crawler(get_crawler())
+
+
+def test_the_addon_installs_the_link_graph_writer_when_a_file_is_named(tmp_path: Path) -> None:
+    from scrapy_webclean.integration.linkgraph import LinkGraphWriter
+    from tests.crawlers import crawler_with_engine
+
+    edges = str(tmp_path / "links.tsv.gz")
+    on = crawler_with_engine(
+        {"ADDONS": {"scrapy_webclean.Addon": 100}, "WEBCLEAN_LINK_GRAPH": edges}
+    )
+    assert on.get_item_pipeline(LinkGraphWriter) is not None
+    off = crawler_with_engine({"ADDONS": {"scrapy_webclean.Addon": 100}})
+    assert off.get_item_pipeline(LinkGraphWriter) is None

@@ -22,12 +22,13 @@ its links are absolute; with neither, relative links stay relative.
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 from argparse import ArgumentParser, Namespace
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -281,10 +282,7 @@ def run_rank(sources: list[str], opts: Namespace) -> int:
     for source in sources:
         if source != "-" and not Path(source).is_file():
             raise UsageError(f"{source} is not a file")
-    files = [
-        sys.stdin if source == "-" else open(source, encoding="utf-8")  # noqa: SIM115
-        for source in sources
-    ]
+    files = [_open_text(source) for source in sources]
     try:
         graph = read_graph(files, weights)
     except (ValueError, TypeError) as exc:
@@ -359,6 +357,16 @@ def judge_images(body: bytes | str, url: str | None) -> dict[str, Verdict]:
     page_url = url or "http://localhost/"
     links = model.observe_page(page_url, body)
     return {link.src: model.judge(link.src, page_url) for link in links}
+
+
+def _open_text(source: str) -> IO[str]:
+    """Standard input for ``-``, a gzipped file by its ``.gz`` name, else a UTF-8 file
+    (the caller closes it)."""
+    if source == "-":
+        return sys.stdin
+    if source.endswith(".gz"):
+        return gzip.open(source, "rt", encoding="utf-8")
+    return open(source, encoding="utf-8")
 
 
 def image_groups(result: CleanResult) -> dict[str, str]:

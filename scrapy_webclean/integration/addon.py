@@ -10,6 +10,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from scrapy_webclean.integration.accounting import DropLogFormatter, ItemAccounting
 from scrapy_webclean.integration.adfilter import AdImageFilter, ImageUrlsFilterPipeline
 from scrapy_webclean.integration.dedup import DedupPipeline
+from scrapy_webclean.integration.linkgraph import LinkGraphWriter
 from scrapy_webclean.integration.pipelines import CleanPipeline
 from scrapy_webclean.integration.priority import ContentFirstPriority
 from scrapy_webclean.integration.settings import (
@@ -17,6 +18,7 @@ from scrapy_webclean.integration.settings import (
     CLEAN_PIPELINE_ORDER,
     DEDUP_PIPELINE_ORDER,
     IMAGE_URLS_FILTER_ORDER,
+    LINK_GRAPH_ORDER,
     PRIORITY_MIDDLEWARE_ORDER,
     SETTINGS,
     check_settings,
@@ -53,6 +55,8 @@ class Addon:
       on the same terms;
     - ``ContentFirstPriority`` in ``SPIDER_MIDDLEWARES`` at 700, on the same terms; it does
       nothing (``NotConfigured``) unless ``WEBCLEAN_PRIORITY_ENABLED`` is on;
+    - ``LinkGraphWriter`` in ``ITEM_PIPELINES`` at 250 (after cleaning, before dedup), on
+      the same terms, when ``WEBCLEAN_LINK_GRAPH`` names a file;
     - ``CrawlState`` (the learned state the components share) and ``ItemAccounting``
       (counts where every item went, writes the rejects feed) in ``EXTENSIONS``;
     - ``LOG_FORMATTER``: :class:`~scrapy_webclean.integration.accounting.DropLogFormatter`
@@ -90,6 +94,10 @@ class Addon:
         settings.setdefault_in_component_priority_dict(
             "SPIDER_MIDDLEWARES", ContentFirstPriority, PRIORITY_MIDDLEWARE_ORDER
         )
+        if settings.get("WEBCLEAN_LINK_GRAPH"):
+            settings.setdefault_in_component_priority_dict(
+                "ITEM_PIPELINES", LinkGraphWriter, LINK_GRAPH_ORDER
+            )
         settings.setdefault_in_component_priority_dict("EXTENSIONS", CrawlState, 0)
         settings.setdefault_in_component_priority_dict("EXTENSIONS", ItemAccounting, 0)
         if settings.get("LOG_FORMATTER") == _SCRAPY_LOG_FORMATTER:

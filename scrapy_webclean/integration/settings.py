@@ -38,6 +38,9 @@ DEDUP_PIPELINE_ORDER = 300
 #: Order of ImageUrlsFilterPipeline in ITEM_PIPELINES: before Scrapy's media pipelines
 #: (their usual order is 1).
 IMAGE_URLS_FILTER_ORDER = 0
+#: Order of LinkGraphWriter in ITEM_PIPELINES: after cleaning, before DedupPipeline (a
+#: page dropped as a copy still links where it links).
+LINK_GRAPH_ORDER = 250
 #: Order of ContentFirstPriority in SPIDER_MIDDLEWARES: it sees the spider's requests
 #: after OffsiteMiddleware (500) and before DepthMiddleware (900) on the output side.
 PRIORITY_MIDDLEWARE_ORDER = 700
@@ -587,6 +590,13 @@ SETTINGS: tuple[Setting, ...] = (
         64,
         "Most items checked for duplicates in one batch (one set of Redis round trips).",
         integer(minimum=1),
+    ),
+    Setting(
+        "WEBCLEAN_LINK_GRAPH",
+        None,
+        "A gzipped file the crawl writes its link graph into as it goes (LinkGraphWriter: "
+        "source<TAB>target<TAB>label lines, appended), for scrapy webclean rank.",
+        text(optional=True),
     ),
     Setting(
         "WEBCLEAN_PRIORITY_ENABLED",

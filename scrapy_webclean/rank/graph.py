@@ -3,7 +3,8 @@
 An exported item is ``{"url": ..., "links": {"content": [{"url", "text"}, ...],
 "related": [...], "noise": [...]}, ...}``: each link is an edge (the item's URL, the
 link's URL, the label of the block the link sits in). An edge file has one edge a line,
-``source<TAB>target<TAB>label``. Both may be mixed in one input, line by line.
+``source<TAB>target<TAB>label`` (a page without links: ``source<TAB><TAB>page``), as the
+crawl writes it with ``WEBCLEAN_LINK_GRAPH``. Both may be mixed in one input, line by line.
 
 Every source and every target is a page (a node): a target that was never crawled is a
 dangling page (no out-links). URLs are taken as written, less their ``#fragment``.
@@ -119,7 +120,12 @@ class GraphBuilder:
         fields = line.split("\t")
         if len(fields) != 3:
             raise ValueError(f"neither a JSON item nor source<TAB>target<TAB>label: {line[:80]}")
-        self.add_edge(*fields)
+        source, target, label = fields
+        if not target:  # a page without links (the crawl's edge writer: ``page``)
+            if source:
+                self.page(source)
+            return
+        self.add_edge(source, target, label)
 
     def add_lines(self, lines: Iterable[str]) -> None:
         """Every line of an input (see :meth:`add_line`)."""
