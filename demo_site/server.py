@@ -15,6 +15,8 @@ import random
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -100,6 +102,21 @@ class _Handler(BaseHTTPRequestHandler):
         """Per-request logging only in verbose mode."""
         if self.server.verbose:
             super().log_message(format, *args)
+
+
+@contextmanager
+def serve_handler(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Serve ``handler`` on a free loopback port in a thread; yields the root URL (for
+    tests and benchmarks that need a small site of their own)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
 
 
 class DemoServer:

@@ -8,14 +8,12 @@ import os
 import re
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import AbstractContextManager
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urljoin
 
-from demo_site.server import DemoServer
+from demo_site.server import DemoServer, serve_handler
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -186,17 +184,8 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
-@contextmanager
-def _serve() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+def _serve() -> AbstractContextManager[str]:
+    return serve_handler(_Handler)
 
 
 def test_a_style_sheet_that_cannot_be_fetched_is_one_line(tmp_path: Path) -> None:
