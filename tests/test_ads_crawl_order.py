@@ -158,3 +158,31 @@ def test_the_last_deferral_decides_on_the_statistics() -> None:
     assert isinstance(again, Request)
     with pytest.raises(IgnoreRequest, match="template image not fetched"):
         mw.process_request(again)
+
+
+def test_an_image_the_item_filter_let_through_uncertain_and_the_middleware_drops_is_saved() -> None:
+    """ImageUrlsFilterPipeline keeps an image while its site has too few pages to tell;
+    the media pipeline's request for it comes when the site has more, and the middleware
+    drops it: never downloaded, so a download saved (counted once)."""
+    from scrapy.http.request import NO_CALLBACK
+
+    crawler = crawler_with_engine(
+        {
+            "DOWNLOADER_MIDDLEWARES": {AdImageFilter: 560},
+            "ITEM_PIPELINES": {ImageUrlsFilterPipeline: 0},
+        }
+    )
+    mw = crawler.get_downloader_middleware(AdImageFilter)
+    pruner = crawler.get_item_pipeline(ImageUrlsFilterPipeline)
+    assert mw is not None and pruner is not None and crawler.stats is not None
+    pruner.open_spider()
+    observe(mw, 1)
+    first = item(1)
+    drive(pruner.process_item(first))
+    assert LOGO in first["image_urls"]  # one page of the site: not known to be template
+    for number in range(2, 7):
+        observe(mw, number)
+    with pytest.raises(IgnoreRequest, match="template image not fetched"):
+        mw.process_request(Request(LOGO, callback=NO_CALLBACK, headers={"Referer": url(6)}))
+    assert crawler.stats.get_value("webclean/images/saved") == 1
+    assert crawler.stats.get_value("webclean/images/saved/template") == 1

@@ -280,6 +280,10 @@ class ImageUrlsFilterPipeline:
             raise NotConfigured("webclean ad filter disabled")
         self.crawler = crawler
         self._gate: AdImageGate | None = None
+        #: Whether the middleware judges the image requests too (then it, not this
+        #: pipeline, notes what is let through: an image kept here while uncertain may
+        #: still be dropped there, and is then a download saved).
+        self._downloads_judged = False
         self.field = get_setting(crawler.settings, "WEBCLEAN_IMAGE_URLS_FIELD")
         self.url_field = get_setting(crawler.settings, "WEBCLEAN_URL_FIELD")
 
@@ -294,6 +298,7 @@ class ImageUrlsFilterPipeline:
         if self._gate is None:
             middleware = self.crawler.get_downloader_middleware(AdImageFilter)
             self._gate = middleware.gate if middleware is not None else AdImageGate(self.crawler)
+            self._downloads_judged = middleware is not None
         return self._gate
 
     def open_spider(self, spider: Any = None) -> None:
@@ -331,7 +336,8 @@ class ImageUrlsFilterPipeline:
                 dropped.append(url)
             else:
                 kept.append(url)
-                self.gate.passed(url)
+                if not self._downloads_judged:
+                    self.gate.passed(url)
         if dropped:
             adapter[self.field] = kept
             if "webclean_dropped_images" in adapter.field_names() or isinstance(item, dict):
