@@ -255,6 +255,22 @@ def dragnet_urls(links: Path) -> dict[str, str]:
     return urls
 
 
+#: What a UTF-16 byte-order mark became when a UTF-16 file was once read as UTF-8 and
+#: written back: two replacement characters.
+_MANGLED_BOM = "\ufffd\ufffd".encode()
+
+
+def gold_text(raw: bytes) -> str:
+    """A gold file's text. Five dragnet-gold files are UTF-16 (little-endian) that went
+    through a UTF-8 decoder once: the byte-order mark and every byte over 127 became
+    U+FFFD (three bytes for one, so the pairs stay aligned). They are read as UTF-16,
+    which gives their words back (a few accented letters stay lost); read as UTF-8 they
+    were text with a NUL after every letter, which no extractor can match."""
+    if raw.startswith(_MANGLED_BOM) and raw.count(0) * 4 > len(raw):
+        return raw[len(_MANGLED_BOM) :].decode("utf-16-le", "replace")
+    return raw.decode("utf-8")
+
+
 def load_dragnet(root: Path) -> Dataset:
     """``gold/<id>.txt.gz`` with the HTML and URL from the ``ads`` folder beside ``extract``."""
     ads = root.parent.parent / "ads"
@@ -273,7 +289,7 @@ def load_dragnet(root: Path) -> Dataset:
                 page_id,
                 url,
                 read_gz(ads / "pages" / "dragnet_data" / "input" / f"{page_id}.html.gz"),
-                read_gz(gold).decode("utf-8"),
+                gold_text(read_gz(gold)),
                 host_of(url),
             )
         )

@@ -192,11 +192,27 @@ def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
         for i in range(4)
     )
     html = page(f'<div class="thread"><h1>Which lens?</h1>{posts}</div>')
-    article = clean_html(html, "https://example.com/news/which-lens.html")
     forum = clean_html(html, "https://example.com/t/which-lens/123")
-    assert "Reply 3." not in article.text
     assert forum.page_type == "forum"
     assert "Reply 3." in forum.text and "user0 · 2026-03-01" in forum.text
+    # Below an article, replies are comments: dropped.
+    story = f'<article class="story"><h1>Which lens?</h1><p>{PROSE} Body.</p></article>'
+    article = clean_html(page(story + posts), "https://example.com/news/which-lens.html")
+    assert article.page_type == "article" and "Body." in article.text
+    assert "Reply 3." not in article.text
+
+
+def test_a_page_that_is_only_a_discussion_is_read_as_a_thread() -> None:
+    """An address that does not say "thread", and nothing but replies on the page: the
+    replies are the content (read as a forum), not an empty page."""
+    posts = "".join(
+        f'<div class="comment"><div class="byline">user{i} 1 year ago</div>'
+        f"<p>{PROSE} Reply {i}.</p></div>"
+        for i in range(4)
+    )
+    result = clean_html(page(f'<ol class="comments">{posts}</ol>'), "https://example.com/s/abc")
+    assert result.page_type == "forum"
+    assert "Reply 0." in result.text and "Reply 3." in result.text
 
 
 def test_content_shipped_hidden_for_a_script_is_read_when_nothing_else_shows() -> None:
@@ -582,3 +598,34 @@ def test_hidden_tab_panels_are_read_and_other_hidden_parts_are_not() -> None:
     text = clean_html(page(body)).text
     assert details in text and f"{details} Twice." in text and f"{details} Thrice." in text
     assert "hidden dialog" not in text
+
+
+def test_a_short_post_keeps_its_few_lines() -> None:
+    """A post of two short lines scores under the region minimum: its best subtree is
+    still its text, not an empty page."""
+    archive = "".join(f'<li><a href="/20{i:02d}">Archive {i}</a></li>' for i in range(30))
+    html = page(
+        '<div id="content"><div class="post"><h2>Pixel heroes</h2>'
+        '<div class="storycontent"><p>I love pixels and I love superheroes, made by Sam.</p>'
+        f'</div></div></div><div id="menu"><ul>{archive}</ul></div>'
+    )
+    assert "I love pixels and I love superheroes" in clean_html(html).text
+
+
+def test_a_long_comment_thread_does_not_take_the_region_from_the_article() -> None:
+    """Hundreds of comments whose author lines score outweigh a short article in the same
+    container; their own text is dropped as comments, so the article is the region."""
+    comments = "".join(
+        f'<dt id="comment-{i}">Reader{i} July {1 + i % 28}, 2012 at 8:{10 + i % 50} pm</dt>'
+        f'<dd><div class="comment-body"><p>Thanks, lovely words number {i}!</p></div></dd>'
+        for i in range(300)
+    )
+    html = page(
+        f'<div id="content"><div id="post-1"><h1>Vacations</h1><div class="format_text">'
+        f"<p>{PROSE} Away.</p><p>{PROSE} Back in August.</p></div></div>"
+        f'<div id="comments"><dl id="comment_list">{comments}</dl></div></div>'
+    )
+    result = clean_html(html, "https://blog.example.com/2012/07/17/vacations/")
+    assert result.page_type == "article"
+    assert "Back in August." in result.text
+    assert "lovely words" not in result.text

@@ -25,6 +25,12 @@
    list that a kept line introduces are kept after all; sections under a "related"
    heading, ``<noscript>`` copies of kept text and a product page's repeated buy box are
    dropped.
+   Three readings of a page the steps above leave empty: a region whose every line the
+   verdicts drop (a long comment thread whose author lines outscored a short article)
+   gives way to the best region outside it; a page whose best subtree scores under
+   ``min_region_score`` (a two-line post) keeps that subtree (``short_page_min_score``);
+   and a page that still keeps nothing is read again as a discussion thread, whose posts
+   are the content, though its address does not say "thread".
 5. The papers' judges recover prose outside the region (``recovery``): a line whose tag
    path is above the path-similarity threshold of the longest kept line (section 5) and
    whose link-density scope (section 1) has an in-page TF-IDF cosine to the main scope of
@@ -162,16 +168,50 @@ def extract_main(
     the rules' verdicts and the lines' features (``linefeatures``).
     """
     opts = options or ExtractOptions()
-    n = len(model)
-    if not lines or n == 0:
+    if not lines or len(model) == 0:
         return Extraction(lines, [False] * len(lines), 0, [], [False] * len(lines), "other")
+    forum = looks_like_forum(url)
+    args = (model, lines, noise_re, title, opts, template_flags, url, product, line_model)
+    extraction = _extract_once(*args, forum=forum)
+    if not forum and not any(extraction.kept):
+        # Nothing kept, and the page's address does not say "thread": when its text is a
+        # discussion (comments and replies), the posts are the content.
+        thread = _extract_once(*args, forum=True)
+        if any(thread.kept):
+            thread.page_type = "forum"
+            return thread
+    return extraction
+
+
+def _subtree_sums(model: PageModel, lines: list[Line], scores: Sequence[float]) -> list[float]:
+    """Per node, the sum of its subtree's line scores."""
+    sums = [0.0] * len(model)
+    for line, score in zip(lines, scores, strict=False):
+        sums[line.node] += score
+    sum_up(sums, model.parents)
+    return sums
+
+
+def _extract_once(
+    model: PageModel,
+    lines: list[Line],
+    noise_re: NoiseWords,
+    title: str,
+    opts: ExtractOptions,
+    template_flags: Sequence[bool] | None,
+    url: str | None,
+    product: Callable[[], bool] | None,
+    line_model: LineDecider | None,
+    forum: bool,
+) -> Extraction:
+    """``extract_main`` with the page read as a discussion thread or not (``forum``)."""
+    n = len(model)
     parents = model.parents
     prose = [0.0] * n
     for line in lines:
         if line.prose and line.link_density < opts.max_link_density:
             prose[line.node] += line.units
     sum_up(prose, parents)
-    forum = looks_like_forum(url)
     hints = node_hints(model, prose, forum, product)
     noisy = noise_flags(lines, noise_re, opts)
     # What the verdicts drop: the noisy lines, less prose and code that merely name a
@@ -186,10 +226,7 @@ def extract_main(
         for line, is_noisy in zip(lines, noisy, strict=False)
     ]
 
-    subtree = [0.0] * n
-    for line, score in zip(lines, scores, strict=False):
-        subtree[line.node] += score
-    sum_up(subtree, parents)
+    subtree = _subtree_sums(model, lines, scores)
     region, ranges, holder_score = choose_region(model, lines, scores, subtree, opts)
     article_region, article_ranges = region, ranges
     page_type = "article"
@@ -220,6 +257,18 @@ def extract_main(
         whole = landing_region(model)
         if whole > 0:
             region, ranges = whole, [landing_range(model, lines, whole)]
+    short = opts.short_page_min_score
+    if (
+        not ranges
+        and short is not None
+        and not model.hidden_nodes
+        and region > 0
+        and subtree[region] > short
+    ):
+        # No region reached ``min_region_score`` and no main element took its place: a
+        # short page (a photo's caption, a two-line post) whose best subtree still scores.
+        # (A page with hidden elements is first read again with them shown: ``cleaning``.)
+        ranges = [(region, region + model.node_count[region])]
     if not ranges:
         return Extraction(
             lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
@@ -235,6 +284,22 @@ def extract_main(
         in_region, kept, metadata = region_verdicts(
             lines, hints, drop_noisy, ranges, title, opts, False, False, forum
         )
+    if page_type == "article" and not landing and not any(kept):
+        # The verdicts dropped every line of the region (a long comment thread whose
+        # authors' lines scored it the region): the best region outside it is the main one.
+        scores_outside = [
+            min(score, 0.0) if in_region[line.node] else score
+            for line, score in zip(lines, scores, strict=False)
+        ]
+        outside = _subtree_sums(model, lines, scores_outside)
+        second, second_ranges, _ = choose_region(model, lines, scores_outside, outside, opts)
+        if second_ranges:
+            second_ranges = widen_to_main(model, second_ranges, outside, opts)
+            verdicts = region_verdicts(
+                lines, hints, drop_noisy, second_ranges, title, opts, False, False, forum
+            )
+            if any(verdicts[1]):
+                region, (in_region, kept, metadata) = second, verdicts
     if opts.recover_outside_region:
         blocked = [
             is_noisy or hints[line.node] == STRONG_NEGATIVE

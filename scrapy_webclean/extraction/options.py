@@ -24,6 +24,10 @@ class ExtractOptions:
     short_noise_units: float = 50.0
     #: A region scores at least this (text units).
     min_region_score: float = 20.0
+    #: A page whose best subtree scores under ``min_region_score`` but at least this (a
+    #: short post, a photo page with a caption) takes that subtree as its region; None
+    #: leaves such a page without a region (empty text).
+    short_page_min_score: float | None = 0.0
     #: A customised line (headline, date/byline) shorter than this (text units) is metadata.
     metadata_max_units: float = 40.0
     #: Sections beside the best paragraph holder join the region from these shares of its
