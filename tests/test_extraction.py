@@ -297,25 +297,39 @@ def test_react_streamed_segments_are_read_where_they_are_shown() -> None:
     assert "never shows" not in text and "Pricing" not in text
 
 
-def test_a_front_page_is_read_as_a_landing_page() -> None:
+def front_page(hero: str, blurbs: bool = True) -> str:
+    blurb = "<p>Teams use {} boards every day to see what is next and who does it.</p>"
     sections = "".join(
-        f"<section><h3>{name}</h3><div>Faster {name.lower()}</div></section>"
+        f"<section><h3>{name}</h3><div>Faster {name.lower()}</div>"
+        + (blurb.format(name.lower()) if blurbs else "")
+        + "</section>"
         for name in ("Planning", "Tracking", "Reporting", "Sharing")
     )
-    html = page(
+    return page(
         '<header><a href="/">Logo</a><nav><a href="/p">Pricing</a> <a href="/d">Docs</a>'
         '<a href="/l">Log in</a></nav></header>'
-        f"<div><h1>The tool for teams</h1><div class='hero'><div><p>{PROSE}</p><p>{PROSE}</p>"
+        f"<div><h1>The tool for teams</h1><div class='hero'><div>{hero}"
         f"</div></div><div class='features'><div>{sections}</div></div></div>"
         "<footer>Copyright 2026 Example Inc. All rights reserved.</footer>"
     )
+
+
+def test_a_front_page_is_read_as_a_landing_page() -> None:
+    html = front_page(f"<p>{PROSE}</p>")
     landing = clean_html(html, "https://example.com/").text
     for name in ("Planning", "Tracking", "Reporting", "Sharing"):
         assert f"Faster {name.lower()}" in landing
     assert "Pricing" not in landing and "Copyright" not in landing
-    # At an article's URL the same page is read as an article: the prose is the text.
-    article = clean_html(html, "https://example.com/blog/2026/the-tool.html").text
-    assert PROSE in article and "Faster planning" not in article
+
+
+def test_a_front_page_showing_one_post_is_read_as_that_article() -> None:
+    """A blog's front page that shows its latest post in full: one paragraph holder has
+    most of the page's score, so the page is read as that article, as it would be at the
+    article's own URL, not as a landing page (whose text is its whole main element)."""
+    post = "".join(f"<p>{PROSE} Part {i}.</p>" for i in range(6))
+    front = clean_html(front_page(post, blurbs=False), "https://example.com/").text
+    article = clean_html(front_page(post, blurbs=False), "https://example.com/blog/a.html").text
+    assert "Part 5." in front and front == article and "Faster planning" not in front
 
 
 def test_class_hints_read_roles_not_layout_or_state_words() -> None:

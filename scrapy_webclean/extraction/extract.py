@@ -17,7 +17,8 @@
    (same tag and class, ``region.best_list``) holds more text, the page is a *listing*
    and that list is the region; its item titles are kept (a list that keeps nothing, a
    comment thread or a box of other posts, gives the page back to the article region).
-   A site's front page is a *landing* page: its main element (or body) is the region.
+   A site's front page is a *landing* page: its main element (or body) is the region
+   (unless one paragraph holder has 40% of its score or more: a blog's latest post).
 4. Inside the region a line is kept unless it sits in a strong-negative container
    (comments, share bar, related links), is mostly anchor text, or is noise/template; the
    headline and short customised lines (date/byline) are *metadata*, reported apart
@@ -247,7 +248,12 @@ def _extract_once(
             "listing",
         )
     ranges = widen_to_main(model, ranges, subtree, opts)
-    landing = page_type == "article" and opts.landing_pages and is_site_root(url)
+    landing = (
+        page_type == "article"
+        and opts.landing_pages
+        and is_site_root(url)
+        and holder_score < opts.landing_max_holder_share * sum(s for s in scores if s > 0)
+    )
     if landing:
         # A site's front page is a landing page, never one article: its content is
         # spread over many short sections (tagline, features, calls to action), so the

@@ -51,5 +51,8 @@ class ExtractOptions:
     recover_outside_region: bool = True
     cosine_lambda: float = 0.1
     recover_min_units: float = 40.0
-    #: Read a site's front page as a landing page (its whole main element is content).
+    #: Read a site's front page as a landing page (its whole main element is content),
+    #: unless one paragraph holder has at least ``landing_max_holder_share`` (0-1) of the
+    #: page's positive line score: then it shows one article (a blog's latest post).
     landing_pages: bool = True
+    landing_max_holder_share: float = 0.4
