@@ -374,6 +374,14 @@ def test_noise_word_model_counts_a_word_once_per_field() -> None:
     assert model.score(ImageLink(url(1), f"{SITE}/photos/harbour.jpg", alt="Harbour")) == 0.0
 
 
+def test_noise_words_are_read_in_labels_not_in_headlines() -> None:
+    model = NoiseWordModel()
+    photo = f"{SITE}/photos/malware.jpg"
+    story = ImageLink(url(1), photo, anchor="Nation-sponsored malware found in banks")
+    assert model.score(story) == 0.0  # a teaser's headline
+    assert model.score(ImageLink(url(1), photo, alt="Sponsored link")) == 1.0
+
+
 def test_a_hosts_own_template_is_found_on_a_site_of_several_hosts() -> None:
     # Two hosts of one site, six pages each: each host's header is on half the site's
     # pages only, but on every page of its host.

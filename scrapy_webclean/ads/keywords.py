@@ -35,6 +35,10 @@ DEFAULT_AD_WORDS: dict[str, float] = _read_weights("ads/data/ad_words.txt")
 
 #: The most the noise words of one link add to its ad evidence.
 DEFAULT_KEYWORD_CAP = 2.0
+#: An alt, title or anchor text of more words than this is a headline or a caption, not
+#: a label ("Advertisement", "Sponsored link"): its words are not read for noise words
+#: ("State-sponsored malware found" is a story).
+MAX_LABEL_WORDS = 4
 
 
 def noise_words(words: set[str], weights: Mapping[str, float]) -> set[str]:
@@ -68,12 +72,12 @@ class NoiseWordModel:
         context: set[str] = set()
         for words in link.context:
             context.update(class_tokens(words))
-        return (
-            set(url_tokens(link.src)),
-            set(url_tokens(link.link)),
-            context,
-            set(tokens(" ".join((link.alt, link.title, link.anchor)))),
-        )
+        text: set[str] = set()
+        for part in (link.alt, link.title, link.anchor):
+            words = tokens(part)
+            if len(words) <= MAX_LABEL_WORDS:
+                text.update(words)
+        return (set(url_tokens(link.src)), set(url_tokens(link.link)), context, text)
 
     def score(self, link: ImageLink) -> float:
         """The summed weights of the noise words found, field by field, capped at
