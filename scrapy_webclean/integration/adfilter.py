@@ -163,10 +163,11 @@ class AdImageGate:
     def spider_closed(self) -> None:
         get = self.stats.get_value
         logger.info(
-            "webclean: %d image downloads saved (%d ads, %d template images; %d image links "
-            "dropped in all), %d image requests kept, %d deferrals, %d pages observed",
+            "webclean: %d image downloads saved (%d ads, %d pixels, %d template images; %d "
+            "image links dropped in all), %d image requests kept, %d deferrals, %d pages observed",
             get(f"{PREFIX}/saved", 0),
             get(f"{PREFIX}/saved/ad", 0),
+            get(f"{PREFIX}/saved/pixel", 0),
             get(f"{PREFIX}/saved/template", 0),
             get(f"{PREFIX}/dropped", 0),
             get(f"{PREFIX}/kept", 0),
