@@ -26,6 +26,8 @@ import gzip
 import json
 import sys
 from argparse import ArgumentParser, Namespace
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, ClassVar
@@ -109,14 +111,28 @@ class Command(ScrapyCommand):
         group.add_argument("--damping", type=float, help="damping factor (default 0.85)")
         group.add_argument("--tol", type=float, help="L1 tolerance (default 1e-10)")
         group.add_argument("--max-iter", type=int, help="iterations at most (default 200)")
+        group.add_argument(
+            "--engine",
+            choices=("scipy", "spark"),
+            help="scipy: one machine, in memory (default); spark: a PySpark job that reads "
+            "the files itself (the spark extra and a Java runtime)",
+        )
+        group.add_argument(
+            "--spark-master", help="the Spark master of --engine spark (default local[*])"
+        )
 
     def run(self, args: list[str], opts: Namespace) -> None:
         if args and args[0] == "rank" and (len(args) > 1 or not Path("rank").exists()):
             self.exitcode = run_rank(args[1:], opts)
             return
-        rank_options = (opts.weight, opts.damping, opts.tol, opts.max_iter)
+        rank_options = (
+            opts.weight, opts.damping, opts.tol, opts.max_iter, opts.engine, opts.spark_master
+        )  # fmt: skip
         if any(option is not None for option in rank_options):
-            raise UsageError("--weight, --damping, --tol and --max-iter are options of rank")
+            raise UsageError(
+                "--weight, --damping, --tol, --max-iter, --engine and --spark-master are "
+                "options of rank"
+            )
         if len(args) != 1:
             raise UsageError("give one URL, file or -")
         source = args[0]
@@ -282,6 +298,10 @@ def run_rank(sources: list[str], opts: Namespace) -> int:
     for source in sources:
         if source != "-" and not Path(source).is_file():
             raise UsageError(f"{source} is not a file")
+    if opts.engine == "spark":
+        return _rank_with_spark(sources, weights, opts)
+    if opts.spark_master is not None:
+        raise UsageError("--spark-master is for --engine spark")
     files = [_open_text(source) for source in sources]
     try:
         graph = read_graph(files, weights)
@@ -292,27 +312,77 @@ def run_rank(sources: list[str], opts: Namespace) -> int:
         for file in files:
             if file is not sys.stdin:
                 file.close()
-    print(f"webclean rank: {graph.size} pages, {len(graph.sources)} links", file=sys.stderr)
-
-    def progress(iteration: int, change: float) -> None:
-        print(f"webclean rank: iteration {iteration}: L1 change {change:.3e}", file=sys.stderr)
-
+    _print_graph_size(graph.size, len(graph.sources))
     try:
-        ranks = quark_rank(
-            graph,
-            damping=0.85 if opts.damping is None else opts.damping,
-            tol=1e-10 if opts.tol is None else opts.tol,
-            max_iter=200 if opts.max_iter is None else opts.max_iter,
-            progress=progress,
-        )
+        ranks = quark_rank(graph, progress=_print_progress, **_iteration_options(opts))
     except (NotConvergedError, ValueError) as exc:
         print(f"webclean rank: {exc}", file=sys.stderr)
         return 1
+    with _rank_output(opts) as out:
+        write_ranks(out, graph, ranks)
+    return 0
+
+
+def _iteration_options(opts: Namespace) -> dict[str, Any]:
+    return {
+        "damping": 0.85 if opts.damping is None else opts.damping,
+        "tol": 1e-10 if opts.tol is None else opts.tol,
+        "max_iter": 200 if opts.max_iter is None else opts.max_iter,
+    }
+
+
+def _print_graph_size(pages: int, links: int) -> None:
+    print(f"webclean rank: {pages} pages, {links} links", file=sys.stderr)
+
+
+def _print_progress(iteration: int, change: float) -> None:
+    print(f"webclean rank: iteration {iteration}: L1 change {change:.3e}", file=sys.stderr)
+
+
+@contextmanager
+def _rank_output(opts: Namespace) -> Iterator[IO[str]]:
+    """The file of ``-o`` (standard output for none or ``-``)."""
     if opts.output and opts.output != "-":
         with open(opts.output, "w", encoding="utf-8", newline="") as out:
-            write_ranks(out, graph, ranks)
+            yield out
     else:
-        write_ranks(sys.stdout, graph, ranks)
+        yield sys.stdout
+
+
+def _rank_with_spark(sources: list[str], weights: dict[str, float], opts: Namespace) -> int:
+    """``rank --engine spark``: Spark reads the files itself (``spark_quark_rank``); the
+    same CSV, written from the ranked DataFrame in rank order."""
+    from scrapy_webclean.rank import NotConvergedError
+    from scrapy_webclean.rank.output import write_rows
+    from scrapy_webclean.rank.spark import spark_quark_rank, spark_session
+
+    if "-" in sources:
+        raise UsageError("--engine spark reads files, not standard input")
+    try:
+        spark = spark_session(opts.spark_master or "local[*]")
+    except (ImportError, RuntimeError) as exc:
+        print(f"webclean rank: {exc}", file=sys.stderr)
+        return 1
+    try:
+        ranked = spark_quark_rank(
+            sources,
+            spark,
+            weights=weights,
+            progress=_print_progress,
+            on_read=_print_graph_size,
+            **_iteration_options(opts),
+        )
+    except ValueError as exc:
+        print(f"webclean rank: cannot read the link graph: {exc}", file=sys.stderr)
+        return 1
+    except NotConvergedError as exc:
+        print(f"webclean rank: {exc}", file=sys.stderr)
+        return 1
+    from pyspark.sql import functions as F
+
+    rows = ranked.orderBy(F.desc("rank"), F.asc("id")).toLocalIterator()
+    with _rank_output(opts) as out:
+        write_rows(out, ((row["url"], row["rank"], row["in_links"]) for row in rows))
     return 0
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -61,14 +61,74 @@ class LinkGraph:
         return np.bincount(pairs % n, minlength=n).astype(np.int64)
 
 
+#: ``(source, target, weight)`` of an edge kept, ``(page, None, 0.0)`` for a page alone;
+#: URLs less their ``#fragment``.
+Edge = tuple[str, str | None, float]
+
+
+def _page_url(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def _edge(source: str, target: str, label: str, weights: Mapping[str, float]) -> Iterator[Edge]:
+    """A link from ``source`` to ``target`` in a block labelled ``label``: nothing when the
+    label weighs 0 or is not among the weights, or when either URL is empty."""
+    weight = weights.get(label, 0.0)
+    if weight > 0 and source and target:
+        yield _page_url(source), _page_url(target), weight
+
+
+def item_edges(item: Mapping[str, Any], weights: Mapping[str, float]) -> Iterator[Edge]:
+    """An exported item's page (its URL, even with no links), then each of its links."""
+    url = item.get("url")
+    if not isinstance(url, str) or not url:
+        return
+    yield _page_url(url), None, 0.0
+    links = item.get("links") or {}
+    if not isinstance(links, Mapping):
+        return
+    for label, group in links.items():
+        for link in group or ():
+            target = link.get("url") if isinstance(link, Mapping) else None
+            if isinstance(target, str):
+                yield from _edge(url, target, str(label), weights)
+
+
+def line_edges(line: str, weights: Mapping[str, float]) -> Iterator[Edge]:
+    """The pages and edges of one line of an export (a JSON item) or of an edge file
+    (tab-separated), in the order they appear: what :class:`GraphBuilder` takes from it,
+    and what the PySpark engine (:mod:`scrapy_webclean.rank.spark`) reads, line by line."""
+    line = line.strip()
+    if not line:
+        return
+    if line.startswith("{"):
+        yield from item_edges(json.loads(line), weights)
+        return
+    fields = line.split("\t")
+    if len(fields) != 3:
+        raise ValueError(f"neither a JSON item nor source<TAB>target<TAB>label: {line[:80]}")
+    source, target, label = fields
+    if not target:  # a page without links (the crawl's edge writer: ``page``)
+        if source:
+            yield _page_url(source), None, 0.0
+        return
+    yield from _edge(source, target, label, weights)
+
+
+def checked_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
+    """The label weights (the defaults when ``None``); a negative one is a ``ValueError``."""
+    checked = dict(DEFAULT_WEIGHTS if weights is None else weights)
+    for label, weight in checked.items():
+        if weight < 0:
+            raise ValueError(f"weight of {label!r} is negative: {weight}")
+    return checked
+
+
 class GraphBuilder:
     """Collects edges with URLs turned into integer ids as they come."""
 
     def __init__(self, weights: Mapping[str, float] | None = None) -> None:
-        self.weights = dict(DEFAULT_WEIGHTS if weights is None else weights)
-        for label, weight in self.weights.items():
-            if weight < 0:
-                raise ValueError(f"weight of {label!r} is negative: {weight}")
+        self.weights = checked_weights(weights)
         self.ids: dict[str, int] = {}
         self.urls: list[str] = []
         self._sources = array("q")
@@ -77,55 +137,34 @@ class GraphBuilder:
 
     def page(self, url: str) -> int:
         """The id of ``url`` (less its fragment), a new one the first time."""
-        url = url.split("#", 1)[0]
+        url = _page_url(url)
         found = self.ids.get(url)
         if found is None:
             found = self.ids[url] = len(self.urls)
             self.urls.append(url)
         return found
 
+    def add_edges(self, edges: Iterable[Edge]) -> None:
+        """Pages and edges as :func:`line_edges` gives them."""
+        for source, target, weight in edges:
+            page = self.page(source)
+            if target is not None:
+                self._sources.append(page)
+                self._targets.append(self.page(target))
+                self._weights.append(weight)
+
     def add_edge(self, source: str, target: str, label: str) -> None:
         """One link from ``source`` to ``target`` in a block labelled ``label``; dropped
         when the label weighs 0 or is not among the weights."""
-        weight = self.weights.get(label, 0.0)
-        if weight <= 0 or not source or not target:
-            return
-        self._sources.append(self.page(source))
-        self._targets.append(self.page(target))
-        self._weights.append(weight)
+        self.add_edges(_edge(source, target, label, self.weights))
 
     def add_item(self, item: Mapping[str, Any]) -> None:
         """An exported item: its URL is a page (even with no links), each link an edge."""
-        url = item.get("url")
-        if not isinstance(url, str) or not url:
-            return
-        self.page(url)
-        links = item.get("links") or {}
-        if not isinstance(links, Mapping):
-            return
-        for label, group in links.items():
-            for link in group or ():
-                target = link.get("url") if isinstance(link, Mapping) else None
-                if isinstance(target, str):
-                    self.add_edge(url, target, str(label))
+        self.add_edges(item_edges(item, self.weights))
 
     def add_line(self, line: str) -> None:
         """One line of an export (a JSON item) or of an edge file (tab-separated)."""
-        line = line.strip()
-        if not line:
-            return
-        if line.startswith("{"):
-            self.add_item(json.loads(line))
-            return
-        fields = line.split("\t")
-        if len(fields) != 3:
-            raise ValueError(f"neither a JSON item nor source<TAB>target<TAB>label: {line[:80]}")
-        source, target, label = fields
-        if not target:  # a page without links (the crawl's edge writer: ``page``)
-            if source:
-                self.page(source)
-            return
-        self.add_edge(source, target, label)
+        self.add_edges(line_edges(line, self.weights))
 
     def add_lines(self, lines: Iterable[str]) -> None:
         """Every line of an input (see :meth:`add_line`)."""

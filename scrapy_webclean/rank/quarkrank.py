@@ -23,15 +23,25 @@ Progress = Callable[[int, float], None]
 
 
 class NotConvergedError(RuntimeError):
-    """The power iteration did not reach the tolerance within ``max_iter`` iterations."""
+    """The power iteration did not reach the tolerance within ``max_iter`` iterations.
 
-    def __init__(self, iterations: int, change: float, ranks: npt.NDArray[np.float64]) -> None:
+    ``ranks`` are the last iteration's ranks; the PySpark engine, ranking edge files, leaves
+    them empty and gives its last ranks as a Spark DataFrame, ``frame``."""
+
+    def __init__(
+        self,
+        iterations: int,
+        change: float,
+        ranks: npt.NDArray[np.float64],
+        frame: Any = None,
+    ) -> None:
         super().__init__(
             f"QuarkRank did not converge in {iterations} iterations (L1 change {change:.3g})"
         )
         self.iterations = iterations
         self.change = change
         self.ranks = ranks
+        self.frame = frame
 
 
 def quark_rank(
