@@ -68,10 +68,11 @@ class NoiseWordModel:
 
     def fields(self, link: ImageLink) -> tuple[set[str], ...]:
         """The link's four fields as sets of words: image URL, link target, containers,
-        alt/title/anchor text."""
+        alt/title/anchor text (each of the three only when it is a label: at most
+        ``MAX_LABEL_WORDS`` words)."""
         context: set[str] = set()
-        for words in link.context:
-            context.update(class_tokens(words))
+        for names in link.context:
+            context.update(class_tokens(names))
         text: set[str] = set()
         for part in (link.alt, link.title, link.anchor):
             words = tokens(part)
