@@ -193,6 +193,7 @@ def _clean(
         page_type=extraction.page_type,
         date=date,
         page_model=model if opts.keep_page else None,
+        kept_nodes=tuple(line.node for line in kept_lines) if opts.keep_page else (),
     )
 
 

@@ -3,9 +3,12 @@
 The page as it looked (its own ``<style>`` and ``style`` attributes kept; scripts, frames,
 external style sheets, fonts and every other external reference removed, images replaced by
 grey boxes of their size, so opening the report makes no request), with every block
-outlined and tinted by its label (content green, related blue, noise red), dropped images
-crossed out with their reason on hover, a legend, and a side panel with the title, date,
-page type and extracted text. What the Quark thesis's demo showed, for any page.
+outlined and tinted by its label (content green, related blue, noise red), each line of the
+extracted text barred green on its left, dropped images crossed out with their reason on
+hover, images and unsized SVG drawings kept to a sensible size and noise lists (menus) laid
+out in runs (a page shown without its style sheets stays readable), a legend, and a side
+panel with the title, date, page type and extracted text. What the Quark thesis's demo
+showed, for any page.
 
 ``render_report(result, verdicts)`` needs a result cleaned with
 ``CleanOptions(keep_page=True)`` (``scrapy webclean --report`` does it).
@@ -45,6 +48,11 @@ img.wc-dropped {{ outline: 3px solid rgb(220,38,38) !important; background:
   linear-gradient(to top right, transparent 48%, rgb(220,38,38) 48%, rgb(220,38,38) 52%,
   transparent 52%), linear-gradient(to top left, transparent 48%, rgb(220,38,38) 48%,
   rgb(220,38,38) 52%, transparent 52%), #f3d1d1 !important; }}
+[data-wc-kept] {{ box-shadow: inset 4px 0 0 rgb({content}) !important; }}
+img, video, canvas, picture {{ max-width: 100% !important; height: auto; }}
+svg {{ max-width: 100% !important; max-height: 40vh !important; }}
+svg:not([width]):not([style]) {{ width: 3em !important; height: 3em !important; }}
+[data-wc="noise"] li {{ display: inline-block !important; margin: 0 .9em 0 0 !important; }}
 html {{ margin-right: 34vw !important; }}
 #wc-panel {{ all: initial; position: fixed; top: 0; right: 0; width: 33vw; height: 100vh;
   overflow: auto; background: #fff; border-left: 2px solid #333; z-index: 2147483647;
@@ -87,6 +95,9 @@ def render_report(
                 f"block {block.index}: {block.label.value} ({block.chars} chars, "
                 f"p(content) {block.content_probability:.2f})",
             )
+    for node in result.kept_nodes:
+        if 0 <= node < len(model.elements):
+            model.elements[node].set("data-wc-kept", "1")  # a line of the extracted text
     root = model.elements[0].getroottree().getroot()
     for element in root.xpath("//*[@data-wc][descendant::*[@data-wc]]"):
         element.set("data-wc-outer", "1")  # a block around blocks: outlined, not tinted

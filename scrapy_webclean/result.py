@@ -92,6 +92,8 @@ class CleanResult:
     #: (``scrapy_webclean.report``); None when not kept.
     page_model: Any = field(default=None, repr=False, compare=False)
     markdown_builder: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+    #: The page-model nodes of the lines kept as text (with ``page_model``, for reports).
+    kept_nodes: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def markdown(self) -> str:

@@ -95,14 +95,7 @@ def test_the_report_shows_the_blocks_where_they_are(lang: str, tmp_path: Path) -
 
     # Where the browser put the blocks, and the first paragraph of the article.
     needle = "".join(paragraph.split())[:12] if lang == "zh" else paragraph[:40]
-    probe = report.replace("<meta http-equiv", "<meta data-off", 1)
-    probe = probe.replace("<body", f'<body data-needle="{needle}"', 1) + PROBE
-    probed = tmp_path / "probe.html"
-    probed.write_text(probe, "utf-8")
-    dom = chromium(["--dump-dom", "--virtual-time-budget=3000", probed.as_uri()], tmp_path)
-    found = re.search(r'<pre id="wc-probe">(.*?)</pre>', dom, re.S)
-    assert found, dom[-500:]
-    data: dict[str, Any] = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    data = probe_page(report, needle, tmp_path)
     holder = data["holder"]
     assert holder and holder["w"] > 0
     content = [b for b in data["blocks"] if b["label"] == "content" and not b["outer"]]
@@ -129,3 +122,37 @@ def test_the_report_shows_the_blocks_where_they_are(lang: str, tmp_path: Path) -
         px = image.getpixel((int(b["x"] + 4), int(b["y"] + b["h"] / 2)))
         reddish += px[0] > px[1] + 5 and px[0] > px[2] + 5
     assert visible and reddish >= len(visible) // 2
+
+
+def probe_page(report: str, needle: str, tmp_path: Path) -> dict[str, Any]:
+    """Where Chromium lays out the report's blocks and the element holding ``needle``."""
+    probe = report.replace("<meta http-equiv", "<meta data-off", 1)
+    probe = probe.replace("<body", f'<body data-needle="{needle}"', 1) + PROBE
+    probed = tmp_path / "probe.html"
+    probed.write_text(probe, "utf-8")
+    dom = chromium(["--dump-dom", "--virtual-time-budget=3000", probed.as_uri()], tmp_path)
+    found = re.search(r'<pre id="wc-probe">(.*?)</pre>', dom, re.S)
+    assert found, dom[-500:]
+    data: dict[str, Any] = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    return data
+
+
+def test_a_page_without_its_style_sheets_stays_readable(tmp_path: Path) -> None:
+    """An unsized SVG logo and a long menu, which fill the first screens of a page shown
+    without its CSS, are kept small: the article starts on the first screen, and its lines
+    are marked as the extracted text."""
+    logo = '<svg viewBox="0 0 10 10"><rect width="10" height="10"/></svg>'
+    menu = "".join(f'<li><a href="/section/{i}">Section {i}</a></li>' for i in range(60))
+    story = " ".join(f"Sentence {i} says how the harbour works went on." for i in range(12))
+    html = (
+        f'<html><head><title>Harbour</title></head><body><header><a href="/">{logo}</a>'
+        f'<nav class="menu"><ul>{menu}</ul></nav></header><article><h1>Harbour works</h1>'
+        f"<p>{story}</p><p>{story} Again.</p></article></body></html>"
+    )
+    result = Cleaner(replace(CleanOptions(), keep_page=True)).clean(
+        html, "https://news.example.com/harbour.html"
+    )
+    report = render_report(result)
+    assert report.count('data-wc-kept="1"') >= 2
+    data = probe_page(report, "Sentence 0 says", tmp_path)
+    assert data["holder"] is not None and data["holder"]["y"] < 600, data["holder"]
