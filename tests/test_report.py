@@ -156,3 +156,23 @@ def test_a_page_without_its_style_sheets_stays_readable(tmp_path: Path) -> None:
     assert report.count('data-wc-kept="1"') >= 2
     data = probe_page(report, "Sentence 0 says", tmp_path)
     assert data["holder"] is not None and data["holder"]["y"] < 600, data["holder"]
+
+
+GLYPHS = """<html><body><pre id="glyphs"></pre><script>
+const draw = ch => { const c = document.createElement('canvas'); c.width = c.height = 64;
+  const x = c.getContext('2d'); x.font = '48px sans-serif'; x.fillText(ch, 4, 52);
+  return Array.from(x.getImageData(0, 0, 64, 64).data).join(','); };
+document.getElementById('glyphs').textContent =
+  draw('中') === draw('国') ? 'boxes' : 'glyphs';
+</script></body></html>"""
+
+
+def test_chinese_text_renders_as_glyphs_not_boxes(tmp_path: Path) -> None:
+    """The Chinese report above is only worth looking at with a CJK font: without one,
+    every character is the same empty box (.ci/run installs Debian's fonts-noto-cjk)."""
+    page = tmp_path / "glyphs.html"
+    page.write_text(GLYPHS, "utf-8")
+    dom = chromium(["--dump-dom", "--virtual-time-budget=2000", page.as_uri()], tmp_path)
+    found = re.search(r'<pre id="glyphs">(\w+)</pre>', dom)
+    assert found, dom[-300:]
+    assert found.group(1) == "glyphs", "no CJK font: install fonts-noto-cjk"
