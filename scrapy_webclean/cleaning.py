@@ -17,11 +17,12 @@ from functools import cache, lru_cache, partial
 
 from lxml import etree
 
+from scrapy_webclean.blocklabels import labelled_blocks
 from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.hints import looks_like_product
 from scrapy_webclean.extraction.linemodel import LineDecider
-from scrapy_webclean.extraction.lines import Line, build_lines
+from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.html.loader import (
     DEFAULT_FALLBACK_ENCODINGS,
@@ -38,14 +39,13 @@ from scrapy_webclean.html.pagemodel import (
     collapse_ws,
 )
 from scrapy_webclean.markdown import to_markdown
-from scrapy_webclean.result import Block, CleanResult, Image, Link
+from scrapy_webclean.result import CleanResult
 from scrapy_webclean.segmentation.classify import (
-    BlockLabel,
     ClassifierOptions,
     QuarkClassifier,
     text_units,
 )
-from scrapy_webclean.segmentation.quark import QuarkOptions, segment_page, segment_text
+from scrapy_webclean.segmentation.quark import QuarkOptions
 from scrapy_webclean.text.language import guess_language
 from scrapy_webclean.urls import host_of, is_site_root
 
@@ -183,7 +183,9 @@ def _clean(
         text=text,
         lang=lang,
         encoding=page.decoded.encoding,
-        block_builder=partial(_blocks, model, kept_lines, classifier, opts),
+        block_builder=partial(
+            labelled_blocks, model, kept_lines, classifier, opts.quark, opts.explain
+        ),
         markdown_builder=partial(
             to_markdown,
             model,
@@ -195,41 +197,6 @@ def _clean(
         page_model=model if opts.keep_page else None,
         kept_nodes=tuple(line.node for line in kept_lines) if opts.keep_page else (),
     )
-
-
-def _blocks(
-    model: PageModel, kept_lines: list[Line], classifier: QuarkClassifier, opts: CleanOptions
-) -> list[Block]:
-    """The Quark blocks of a page, labelled: a block most of whose text the extractor kept
-    is content; the others keep the classifier's label (see :func:`_final_label`)."""
-    segments = segment_page(model, opts.quark)
-    texts = [segment_text(model, s) for s in segments]
-    judgements = classifier.classify(model, segments, texts, similarity=opts.explain)
-    run_kept = [False] * len(model.runs)
-    for line in kept_lines:
-        for position in range(line.first_run, line.end_run):
-            run_kept[position] = True
-    return [
-        Block(
-            index=index,
-            label=_final_label(model, segment.runs, run_kept, judgement.label),
-            text=text,
-            path=_node_path(model, segment.root),
-            chars=segment.text_len,
-            anchor_chars=segment.anchor_len,
-            link_count=segment.link_count,
-            punct_count=segment.punct_count,
-            content_probability=round(judgement.content_probability, 4),
-            similarity=round(judgement.similarity, 4),
-            features=judgement.features,
-            links=[Link(model.links[i].url, model.links[i].text) for i in segment.links],
-            images=[_image(model, i) for i in segment.images],
-            node=segment.root,
-        )
-        for index, (segment, text, judgement) in enumerate(
-            zip(segments, texts, judgements, strict=False)
-        )
-    ]
 
 
 def _visible_sample(model: PageModel, limit: int = 4000) -> str:
@@ -279,44 +246,6 @@ def _extract(
         opts.line_model,
     )
     return extraction, signatures
-
-
-def _final_label(
-    model: PageModel, runs: list[int], run_kept: list[bool], quark_label: BlockLabel
-) -> BlockLabel:
-    """A block is content when most of its text was kept by the extractor; otherwise it
-    keeps the Quark classifier's label (content demoted to noise)."""
-    total = kept = 0
-    for position in runs:
-        length = len(model.runs[position].text.strip())
-        total += length
-        if run_kept[position]:
-            kept += length
-    if total and kept * 2 >= total:
-        return BlockLabel.CONTENT
-    return BlockLabel.NOISE if quark_label is BlockLabel.CONTENT else quark_label
-
-
-def _image(model: PageModel, position: int) -> Image:
-    ref = model.images[position]
-    return Image(ref.src, ref.alt, ref.title, ref.width, ref.height, ref.link_url)
-
-
-def _node_path(model: PageModel, node: int) -> str:
-    """A short CSS-like path to a node, e.g. ``body>div#main>div.article``."""
-    parts: list[str] = []
-    while node > 0:
-        element = model.elements[node]
-        part = model.tags[node] or "?"
-        element_id = element.get("id")
-        classes = (element.get("class") or "").split()
-        if element_id:
-            part += "#" + element_id.strip()
-        elif classes:
-            part += "." + classes[0]
-        parts.append(part)
-        node = model.parents[node]
-    return ">".join(reversed(parts)) or model.tags[0]
 
 
 #: Text a title is not read from: ruby annotations, scripts and styles.
