@@ -70,7 +70,8 @@ class CleanResult:
     is in ``title``, not repeated in ``text``); ``lang`` is an ISO 639-1 code or "und";
     ``encoding`` is the codec the page was decoded with; ``page_type`` is "article" (one
     main text), "forum" (a thread: posts with their authors and dates), "listing" (a hub,
-    list or collection page: its items are the text) or "other" (no main content);
+    list or collection page: its items are the text) or "other" (no main content, or only
+    a few short lines of it);
     ``date`` is the publication date the page shows (``YYYY-MM-DD``) or None.
 
     ``blocks`` are built on first access (segmenting and classifying a page costs about a

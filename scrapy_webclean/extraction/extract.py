@@ -274,7 +274,10 @@ def _extract_once(
         # No region reached ``min_region_score`` and no main element took its place: a
         # short page (a photo's caption, a two-line post) whose best subtree still scores.
         # (A page with hidden elements is first read again with them shown: ``cleaning``.)
+        # Its type is "other": a few lines are no article (two sections that both say
+        # "No stories yet" are not one story told twice).
         ranges = [(region, region + model.node_count[region])]
+        page_type = "other"
     if not ranges:
         return Extraction(
             lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
