@@ -6,8 +6,9 @@ against the setting's rule; a bad value raises :class:`SettingError`, naming the
 value and what is allowed, so the crawl stops at start-up instead of running with a component
 switched off. :func:`check_settings` checks them all at once (the add-on calls it before the
 crawl starts) and :func:`unknown_settings` finds misspelt ``WEBCLEAN_*`` names. The
-README's settings table is generated from :data:`SETTINGS` (``python -m
-scrapy_webclean.integration.settings``).
+documentation's settings reference (``docs/settings.md``) is generated from :data:`SETTINGS`
+when the docs are built (``docs/_ext/settings_reference.py``); ``python -m
+scrapy_webclean.integration.settings`` prints a short table of them.
 """
 
 from __future__ import annotations
