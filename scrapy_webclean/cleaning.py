@@ -4,8 +4,8 @@ Pipeline: decode and parse once (``html.loader``) -> page model in one iterative
 (``html.pagemodel``) -> lines and their main-content verdicts (``extraction``: the region,
 the boilerplate vocabulary, the site's template, the recovery step; the text is the lines
 kept) -> title, date, language -> on demand, the Quark blocks (segmentation and
-classification) that group the links and images by label, a block being content when the
-extractor kept most of its text.
+classification) that group the links and images by label (``blocklabels``: a block is
+content when the extractor kept most of its text, or when it is a figure of the article).
 """
 
 from __future__ import annotations
