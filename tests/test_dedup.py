@@ -311,9 +311,15 @@ def test_pipeline_drops_later_copies_and_counts() -> None:
     hub = {"url": "http://b/list", "text": paragraphs(text)[0], "page_type": "listing"}
     assert run(dedup, hub) is hub
     assert run(dedup, {"url": "http://c", "text": "", "page_type": "other"})
+    # A page of a few lines ("other") is not compared: two sections with the same
+    # placeholder are two pages.
+    empty = "There are no stories in this section yet."
+    for section in ("health", "economy"):
+        page = {"url": f"http://a/{section}", "text": empty, "page_type": "other"}
+        assert run(dedup, page) is page
     get = stats.get_value  # type: ignore[attr-defined]
     assert get("webclean/dedup/unique") == 2 and get("webclean/dedup/exact") == 1
-    assert get("webclean/dedup/skipped/no_text") == 1
+    assert get("webclean/dedup/skipped/no_text") == 3
 
 
 def test_pipeline_marks_when_asked() -> None:

@@ -72,6 +72,10 @@ PREFIX = "webclean/dedup"
 #: Page types compared for near copies; the others (hub and list pages, pages without
 #: main text) only for exact copies: two lists sharing teasers are two pages.
 NEAR_PAGE_TYPES = frozenset(("article", "forum"))
+#: Page types whose text is not compared at all: "other" is a page without main content
+#: (or a few short lines of it: "There are no stories in this section yet." on two
+#: sections is not one page twice).
+UNCOMPARED_PAGE_TYPES = frozenset(("other",))
 #: The state's tables of the URLs of items checked, and of those exported (values, by
 #: a hash of the URL: ``state.stores.url_key``).
 PAGES_TABLE, DONE_TABLE = "dd:pages", "dd:done"
@@ -123,17 +127,19 @@ class DedupPipeline:
         raw_url = adapter.get(self.url_field)
         url = raw_url if isinstance(raw_url, str) else None
         text = adapter.get(self.text_field)
-        if isinstance(text, str) and text.strip():
+        page_type = adapter.get(self.page_type_field)
+        uncompared = isinstance(page_type, str) and page_type in UNCOMPARED_PAGE_TYPES
+        if isinstance(text, str) and text.strip() and not uncompared:
             self._seen += 1
             if self.markdown:  # compare the words, not the link targets and marks
                 text = markdown_to_text(text)
             key = url or f"item-{self._seen}"
-            page_type = adapter.get(self.page_type_field)
             exact_only = isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
             page = _Page(url, key, text, exact_only)
         elif url is not None and self.state.dedup_backend() is not None:
-            # No main text (a hub page, a failed clean): nothing to compare; its URL is
-            # still claimed, so that it is passed on once across a kill and a resume.
+            # No main text (a hub page, a failed clean, a page of a few lines): nothing to
+            # compare; its URL is still claimed, so that it is passed on once across a kill
+            # and a resume.
             page = _Page(url, url, None, False)
         else:
             self.stats.inc_value(f"{PREFIX}/skipped/no_text")
