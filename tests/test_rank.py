@@ -158,6 +158,21 @@ def test_the_command_end_to_end(tmp_path: Path) -> None:
         cwd=tmp_path, env=env, capture_output=True, timeout=120,
     )  # fmt: skip
     assert bad.returncode != 0 and b"LABEL=WEIGHT" in bad.stderr
+    # The weights as a setting of the project (here given with -s): the same ranks.
+    by_setting = tmp_path / "by-setting.csv"
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy", "webclean", "rank", str(export), "-o", str(by_setting),
+         "-s", 'WEBCLEAN_RANK_WEIGHTS={"noise": 0.25}', "--tol", "1e-12"],
+        cwd=tmp_path, env=env, capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert by_setting.read_text("utf-8") == out.read_text("utf-8")
+    negative = subprocess.run(
+        [sys.executable, "-m", "scrapy", "webclean", "rank", str(export),
+         "-s", 'WEBCLEAN_RANK_WEIGHTS={"noise": -1}'],
+        cwd=tmp_path, env=env, capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert negative.returncode != 0 and b"WEBCLEAN_RANK_WEIGHTS" in negative.stderr
 
 
 def test_the_crawl_writes_its_link_graph_as_it_goes(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ import gzip
 import json
 import sys
 from argparse import ArgumentParser, Namespace
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -43,6 +43,7 @@ from scrapy_webclean.ads import AdImageModel, Verdict
 from scrapy_webclean.cleaning import Cleaner
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.integration.pipelines import clean_options_from_settings
+from scrapy_webclean.integration.settings import SettingError, get_setting
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -123,7 +124,12 @@ class Command(ScrapyCommand):
 
     def run(self, args: list[str], opts: Namespace) -> None:
         if args and args[0] == "rank" and (len(args) > 1 or not Path("rank").exists()):
-            self.exitcode = run_rank(args[1:], opts)
+            assert self.settings is not None
+            try:
+                base = get_setting(self.settings, "WEBCLEAN_RANK_WEIGHTS")
+            except SettingError as exc:
+                raise UsageError(str(exc)) from None
+            self.exitcode = run_rank(args[1:], opts, base)
             return
         rank_options = (
             opts.weight, opts.damping, opts.tol, opts.max_iter, opts.engine, opts.spark_master
@@ -267,11 +273,14 @@ class Command(ScrapyCommand):
         return got.get("body"), got.get("url", url), got.get("content_type") or None
 
 
-def parse_weights(specs: list[str] | None) -> dict[str, float]:
-    """The label weights: the defaults, with each ``LABEL=WEIGHT`` of ``specs`` over them."""
+def parse_weights(
+    specs: list[str] | None, base: Mapping[str, float] | None = None
+) -> dict[str, float]:
+    """The label weights: ``base`` (the ``WEBCLEAN_RANK_WEIGHTS`` setting; QuarkRank's
+    defaults when None), with each ``LABEL=WEIGHT`` of ``specs`` over them."""
     from scrapy_webclean.rank import DEFAULT_WEIGHTS
 
-    weights = dict(DEFAULT_WEIGHTS)
+    weights = dict(DEFAULT_WEIGHTS if base is None else base)
     for spec in specs or ():
         label, sep, value = spec.partition("=")
         try:
@@ -284,17 +293,20 @@ def parse_weights(specs: list[str] | None) -> dict[str, float]:
     return weights
 
 
-def run_rank(sources: list[str], opts: Namespace) -> int:
+def run_rank(
+    sources: list[str], opts: Namespace, base_weights: Mapping[str, float] | None = None
+) -> int:
     """``scrapy webclean rank``: QuarkRank of the link graph of ``sources`` (exported items
     or edge files, ``-`` for standard input) as CSV ``url,rank,in_links``, the highest rank
-    first, to ``opts.output`` or standard output; progress on standard error. The exit
-    code."""
+    first, to ``opts.output`` or standard output; progress on standard error. The label
+    weights are ``base_weights`` (the project's ``WEBCLEAN_RANK_WEIGHTS``) with
+    ``opts.weight`` over them. The exit code."""
     from scrapy_webclean.rank import NotConvergedError, quark_rank, read_graph
     from scrapy_webclean.rank.output import write_ranks
 
     if not sources:
         raise UsageError("rank wants the crawl's exported items or edge files (or -)")
-    weights = parse_weights(opts.weight)
+    weights = parse_weights(opts.weight, base_weights)
     for source in sources:
         if source != "-" and not Path(source).is_file():
             raise UsageError(f"{source} is not a file")

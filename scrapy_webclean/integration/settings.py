@@ -260,6 +260,21 @@ def label_weights() -> Rule:
     return Rule(read, allowed)
 
 
+def rank_weights() -> Rule:
+    """:func:`label_weights`, each weight at least 0 (0 drops the label's links)."""
+    labels = label_weights()
+    allowed = "a dict of block labels ('content', 'related', 'noise') to numbers >= 0"
+
+    def read(settings: BaseSettings, name: str) -> dict[str, float]:
+        weights: dict[str, float] = labels.read(settings, name)
+        negative = [label for label, weight in weights.items() if not weight >= 0]
+        if negative:
+            raise SettingError(name, weights, allowed, f"{negative[0]!r} is below 0")
+        return weights
+
+    return Rule(read, allowed)
+
+
 def _dict(settings: BaseSettings, name: str, allowed: str) -> dict[Any, Any]:
     raw = settings.get(name)
     if raw is None:
@@ -612,6 +627,14 @@ SETTINGS: tuple[Setting, ...] = (
         "Weights of the block labels for WEBCLEAN_PRIORITY_ENABLED (the labels not given "
         "keep theirs): content links +15, related and noise links +5 by default.",
         label_weights(),
+    ),
+    Setting(
+        "WEBCLEAN_RANK_WEIGHTS",
+        dict(DEFAULT_PRIORITY_WEIGHTS),
+        "Weights of the block labels for `scrapy webclean rank` (QuarkRank): a link passes "
+        "on rank in proportion to its label's weight; 0 drops the label's links. The "
+        "command's --weight LABEL=WEIGHT overrides one.",
+        rank_weights(),
     ),
 )
 
