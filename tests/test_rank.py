@@ -138,11 +138,12 @@ def test_the_command_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "ranks.csv"
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "webclean", "rank", str(export), "-o", str(out),
-         "--weight", "noise=0.25", "--tol", "1e-12"],
-        cwd=tmp_path, env=env, capture_output=True, timeout=120,
-    )  # fmt: skip
+
+    def rank(*args: str) -> subprocess.CompletedProcess[bytes]:
+        command = [sys.executable, "-m", "scrapy", "webclean", "rank", str(export), *args]
+        return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, timeout=120)
+
+    done = rank("-o", str(out), "--weight", "noise=0.25", "--tol", "1e-12")
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert "iteration 1: L1 change" in done.stderr.decode()
     rows = list(csv.DictReader(out.read_text("utf-8").splitlines()))
@@ -153,25 +154,16 @@ def test_the_command_end_to_end(tmp_path: Path) -> None:
     graph = read_graph([io.StringIO(export.read_text("utf-8"))], {**DEFAULT_WEIGHTS, "noise": 0.25})
     expected = quark_rank(graph, tol=1e-12)
     assert np.allclose(ranks, expected[[0, 1, 2]], rtol=0, atol=1e-12)
-    bad = subprocess.run(
-        [sys.executable, "-m", "scrapy", "webclean", "rank", str(export), "--weight", "noise"],
-        cwd=tmp_path, env=env, capture_output=True, timeout=120,
-    )  # fmt: skip
+    bad = rank("--weight", "noise")
     assert bad.returncode != 0 and b"LABEL=WEIGHT" in bad.stderr
     # The weights as a setting of the project (here given with -s): the same ranks.
     by_setting = tmp_path / "by-setting.csv"
-    done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "webclean", "rank", str(export), "-o", str(by_setting),
-         "-s", 'WEBCLEAN_RANK_WEIGHTS={"noise": 0.25}', "--tol", "1e-12"],
-        cwd=tmp_path, env=env, capture_output=True, timeout=120,
-    )  # fmt: skip
+    done = rank(
+        "-o", str(by_setting), "-s", 'WEBCLEAN_RANK_WEIGHTS={"noise": 0.25}', "--tol", "1e-12"
+    )
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert by_setting.read_text("utf-8") == out.read_text("utf-8")
-    negative = subprocess.run(
-        [sys.executable, "-m", "scrapy", "webclean", "rank", str(export),
-         "-s", 'WEBCLEAN_RANK_WEIGHTS={"noise": -1}'],
-        cwd=tmp_path, env=env, capture_output=True, timeout=120,
-    )  # fmt: skip
+    negative = rank("-s", 'WEBCLEAN_RANK_WEIGHTS={"noise": -1}')
     assert negative.returncode != 0 and b"WEBCLEAN_RANK_WEIGHTS" in negative.stderr
 
 
