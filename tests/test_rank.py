@@ -181,7 +181,7 @@ def test_the_crawl_writes_its_link_graph_as_it_goes(tmp_path: Path) -> None:
         {
             "url": "http://a.example/1",
             "links": {
-                "content": [{"url": "http://a.example/2", "text": "two"}],
+                "content": [{"url": "http://a.example/2", "text": "two\tpages\n on"}],
                 "related": [],
                 "noise": [{"url": "http://a.example/", "text": "home"}],
             },
@@ -198,8 +198,8 @@ def test_the_crawl_writes_its_link_graph_as_it_goes(tmp_path: Path) -> None:
     with gzip.open(edges, "rt", encoding="utf-8") as written:
         lines = written.read().splitlines()
     assert lines == [
-        "http://a.example/1\thttp://a.example/2\tcontent",
-        "http://a.example/1\thttp://a.example/\tnoise",
+        "http://a.example/1\thttp://a.example/2\tcontent\ttwo pages on",
+        "http://a.example/1\thttp://a.example/\tnoise\thome",
         "http://a.example/2\t\tpage",
     ]
     from_edges = read_graph([io.StringIO("\n".join(lines))])

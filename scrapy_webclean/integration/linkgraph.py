@@ -1,7 +1,8 @@
 """``LinkGraphWriter``: the crawl writes its link graph as it goes, for QuarkRank.
 
 An item pipeline after ``CleanPipeline``: for each cleaned item, one line per link of its
-``links`` field, ``source<TAB>target<TAB>label`` (the label of the block the link sits in),
+``links`` field, ``source<TAB>target<TAB>label<TAB>anchor text`` (the label of the block the
+link sits in; the anchor text with its whitespace collapsed),
 into the gzipped file ``WEBCLEAN_LINK_GRAPH`` names (appended to, so a resumed crawl goes
 on with it); a page without links gets a line of its own (``source<TAB><TAB>page``), so
 that it is a page of the graph. ``scrapy webclean rank links.tsv.gz`` reads it
@@ -63,7 +64,7 @@ class LinkGraphWriter:
             return item
         source = _clean(url)
         lines = [
-            f"{source}\t{_clean(link['url'])}\t{label}\n"
+            f"{source}\t{_clean(link['url'])}\t{label}\t{_anchor(link.get('text'))}\n"
             for label, group in links.items()
             for link in group or ()
             if isinstance(link, dict) and isinstance(link.get("url"), str)
@@ -72,6 +73,11 @@ class LinkGraphWriter:
         self.stats.inc_value("webclean/link_graph/pages")
         self.stats.inc_value("webclean/link_graph/edges", len(lines))
         return item
+
+
+def _anchor(text: Any) -> str:
+    """A link's anchor text as the last field of a line: its whitespace one space each."""
+    return " ".join(text.split()) if isinstance(text, str) else ""
 
 
 def _clean(url: str) -> str:

@@ -611,7 +611,7 @@ SETTINGS: tuple[Setting, ...] = (
         "WEBCLEAN_LINK_GRAPH",
         None,
         "A gzipped file the crawl writes its link graph into as it goes (LinkGraphWriter: "
-        "source<TAB>target<TAB>label lines, appended), for scrapy webclean rank.",
+        "source<TAB>target<TAB>label<TAB>anchor lines, appended), for scrapy webclean rank.",
         text(optional=True),
     ),
     Setting(

@@ -3,7 +3,7 @@
 An exported item is ``{"url": ..., "links": {"content": [{"url", "text"}, ...],
 "related": [...], "noise": [...]}, ...}``: each link is an edge (the item's URL, the
 link's URL, the label of the block the link sits in). An edge file has one edge a line,
-``source<TAB>target<TAB>label`` (a page without links: ``source<TAB><TAB>page``), as the
+``source<TAB>target<TAB>label[<TAB>anchor]`` (a page without links: ``source<TAB><TAB>page``), as the
 crawl writes it with ``WEBCLEAN_LINK_GRAPH``. Both may be mixed in one input, line by line.
 
 Every source and every target is a page (a node): a target that was never crawled is a
@@ -105,9 +105,11 @@ def line_edges(line: str, weights: Mapping[str, float]) -> Iterator[Edge]:
         yield from item_edges(json.loads(line), weights)
         return
     fields = line.split("\t")
-    if len(fields) != 3:
-        raise ValueError(f"neither a JSON item nor source<TAB>target<TAB>label: {line[:80]}")
-    source, target, label = fields
+    if len(fields) not in (3, 4):  # (the fourth field, the anchor text, is not read)
+        raise ValueError(
+            f"neither a JSON item nor source<TAB>target<TAB>label[<TAB>anchor]: {line[:80]}"
+        )
+    source, target, label = fields[:3]
     if not target:  # a page without links (the crawl's edge writer: ``page``)
         if source:
             yield _page_url(source), None, 0.0

@@ -117,7 +117,7 @@ def spark_quark_rank(
 
     ``graph`` is a :class:`LinkGraph` (its weights are the edges'; ``weights`` must be
     ``None``): the result is the array of ranks by page id. Or it is a path, or several,
-    of edge files and exports (one ``source<TAB>target<TAB>label`` or JSON item a line,
+    of edge files and exports (one ``source<TAB>target<TAB>label[<TAB>anchor]`` or JSON item a line,
     ``.gz`` too) that Spark reads, each link weighing its label's ``weights`` (the default
     weights when ``None``): the result is a Spark DataFrame, already computed (locally
     check-pointed), with the columns ``id`` (as :func:`read_graph` numbers the pages),
