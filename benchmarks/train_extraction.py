@@ -9,19 +9,27 @@ Usage::
 
 1. Every page is cleaned by the hand rules alone (one stateful ``Cleaner`` per set, pages in
    crawl order, so the template model's flags are what a crawl would see) while a recorder
-   keeps each line's features (``linefeatures``) and text.
+   keeps each page's type features (``pagetype``) and each line's features
+   (``linefeatures``) and text.
 2. Labels come from aligning the gold text with the page's lines: a line is content when at
    least half of its word trigrams (characters for Chinese; shorter n-grams for lines of
-   one or two words) occur in the gold text.
-3. For each fold ``k`` (``benchmarks/folds.py``: sites disjoint), gradient-boosted trees
-   (scikit-learn's ``HistGradientBoostingClassifier``) are trained on the other folds and
-   written to ``<models>/fold<k>.json``; the pages of fold ``k`` are then scored with the
+   one or two words) occur in the gold text. A page's type label is WCXB's (the pages of
+   the other sets are articles).
+3. For each fold ``k`` (``benchmarks/folds.py``: sites disjoint), the page-type model
+   (multiclass trees over the page features) and the line model (gradient-boosted trees,
+   scikit-learn's ``HistGradientBoostingClassifier``) are trained on the other folds and
+   written together to ``<models>/fold<k>.json``. The line model's training pages carry
+   type probabilities from page-type models that did not see them either (trained on
+   three of the four training folds). The pages of fold ``k`` are then scored with the
    lines that model keeps (through ``LineModel.decide``, the code the cleaner runs). The
    model is trained on, and decides on, the pages the rules read as listings and forums
-   (``--page-types``): on articles and landing pages, cross-validation found the rules
-   alone as good or better; and it is trained on ``--train-sets`` (see
-   ``Params.train_sets``). It never keeps a line the rules vetoed (``linemodel._vetoed``). The table compares the rules alone and the rules + model on
-   held-out folds only (token F1; WCXB's word F1 on WCXB; character F1 on Chinese).
+   (``--page-types``) and the pages whose most probable type is a service, forum,
+   listing, product or collection page (``--model-types``): on articles and
+   documentation, cross-validation found the rules alone as good or better; and it is
+   trained on ``--train-sets`` (see ``Params.train_sets``). It never keeps a line the
+   rules vetoed (``linemodel._vetoed``). The table compares the rules alone and the rules
+   + model on held-out folds only (token F1; WCXB's word F1 on WCXB; character F1 on
+   Chinese), then how often the held-out page-type model names WCXB's type.
    ``benchmarks/extraction.py --models <models>`` runs the same models inside the cleaner.
 4. ``--ship`` trains once more on every fold and writes the package's model
    (``scrapy_webclean/extraction/data/line_model.json``), then prints its most important
@@ -65,8 +73,18 @@ from scrapy_webclean.extraction.linefeatures import (  # noqa: E402
     FEATURE_NAMES,
     PAGE_TYPE_CODES,
 )
-from scrapy_webclean.extraction.linemodel import DEFAULT_MODEL_PATH, LineModel  # noqa: E402
+from scrapy_webclean.extraction.linemodel import (  # noqa: E402
+    DEFAULT_MODEL_PATH,
+    MODEL_FORMAT,
+    LineModel,
+)
 from scrapy_webclean.extraction.lines import Line  # noqa: E402
+from scrapy_webclean.extraction.pagetype import (  # noqa: E402
+    PAGE_FEATURE_NAMES,
+    PAGE_TYPES,
+    uniform_probabilities,
+)
+from scrapy_webclean.extraction.trees import export_trees  # noqa: E402
 
 DEFAULT_SETS = ("scrapinghub", "wcxb-dev", "dragnet-gold", "zh-news-silver")
 #: A line is content when at least this share of its n-grams is in the gold text.
@@ -77,13 +95,19 @@ _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 class Recorder:
-    """A ``LineDecider`` that keeps the rules' verdicts and records the last page's rows."""
+    """A ``LineDecider`` that keeps the rules' verdicts and records the last page's rows
+    and page-type features (its type probabilities are filled in later, out of fold)."""
 
     def __init__(self) -> None:
         self.rows: list[list[float]] = []
         self.texts: list[str] = []
+        self.page_features: list[float] = []
 
-    def decides_on(self, page_type: str) -> bool:
+    def page_type_probabilities(self, features: Sequence[float]) -> list[float]:
+        self.page_features = list(features)
+        return uniform_probabilities()
+
+    def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool:
         return True
 
     def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line]) -> None:
@@ -105,6 +129,8 @@ class PageLines:
     x: np.ndarray
     y: np.ndarray
     w: np.ndarray
+    #: The page-type features (``pagetype.PAGE_FEATURE_NAMES``).
+    page_x: np.ndarray
 
 
 def units(text: str, chinese: bool) -> list[str]:
@@ -144,7 +170,9 @@ class Aligner:
 
 
 def collect(data: Path, sets: Sequence[str]) -> list[PageLines]:
-    """Clean every page with the rules alone, recording each line's features and label."""
+    """Clean every page with the rules alone, recording each line's features and label
+    and the page's type features (the rules do not read the page-type model: its
+    probabilities, held out, fill the lines' type columns later)."""
     pages: list[PageLines] = []
     for name in sets:
         dataset = load_set(data, name)
@@ -154,7 +182,7 @@ def collect(data: Path, sets: Sequence[str]) -> list[PageLines]:
         for page in dataset.pages:
             if page.truth is None:
                 continue
-            recorder.rows, recorder.texts = [], []
+            recorder.rows, recorder.texts, recorder.page_features = [], [], []
             try:
                 cleaner.clean(page.html, page.url)
             except Exception:  # a page the cleaner refuses has no lines
@@ -185,6 +213,9 @@ def _page_lines(page: Page, recorder: Recorder) -> PageLines:
         x=np.asarray(recorder.rows, dtype=np.float64).reshape(-1, len(FEATURE_NAMES)),
         y=np.asarray([c >= LABEL_COVERAGE for c in cover], dtype=np.int8),
         w=weights,
+        page_x=np.asarray(
+            recorder.page_features or [0.0] * len(PAGE_FEATURE_NAMES), dtype=np.float64
+        ),
     )
 
 
@@ -213,29 +244,119 @@ class Params:
     drop_below: float = 0.4
     #: The rules' page types the model decides on (and is trained on).
     page_types: tuple[str, ...] = ("listing", "forum")
+    #: It also decides on (and is trained on) the pages whose most probable type, by the
+    #: page-type model, is one of these.
+    model_types: tuple[str, ...] = ("service", "forum", "listing", "product", "collection")
     #: The sets it is trained on (dragnet-gold's truth keeps headlines, bylines and
     #: comments, which the other sets leave out: trained on, it taught the model to keep
     #: them everywhere and cost scrapinghub precision; it is scored as held-out only).
     train_sets: tuple[str, ...] = ("scrapinghub", "wcxb-dev", "zh-news-silver")
+    #: The page-type model: trained on these sets (WCXB's seven types; every page of the
+    #: other sets is an article), with these trees.
+    type_train_sets: tuple[str, ...] = ("scrapinghub", "wcxb-dev", "zh-news-silver")
+    type_max_iter: int = 100
+    type_max_leaf_nodes: int = 8
+    type_min_samples_leaf: int = 10
+    type_learning_rate: float = 0.1
 
     def codes(self) -> list[int]:
         return [PAGE_TYPE_CODES[name] for name in self.page_types]
 
-    def trains_on(self, page: PageLines) -> bool:
+    #: Other (keep_above, drop_below) for pages of a most probable type: on a collection
+    #: the model only adds lines to the rules' (cross-validated, WCXB collection pages:
+    #: 0.624 with the common thresholds, 0.647 so, 0.646 with the rules alone).
+    type_thresholds: tuple[tuple[str, float, float], ...] = (("collection", 0.6, 0.0),)
+    #: Train on every page of ``train_sets``, not only on those the model decides on.
+    train_all: bool = False
+
+    def trains_on(self, page: PageLines, x: np.ndarray) -> bool:
         return (
-            page.set_name in self.train_sets
-            and len(page.x) > 0
-            and int(page.x[0, _PAGE_TYPE]) in self.codes()
+            page.set_name in self.train_sets and len(x) > 0 and (self.train_all or decides(x, self))
         )
 
 
-def train(pages: Sequence[PageLines], params: Params) -> Any:
+def decides(x: np.ndarray, params: Params) -> bool:
+    """Whether the model decides on a page of feature rows ``x`` (as ``LineModel``)."""
+    if not len(x):
+        return False
+    if int(x[0, _PAGE_TYPE]) in params.codes():
+        return True
+    return PAGE_TYPES[int(np.argmax(x[0, _TYPE_COLS]))] in params.model_types
+
+
+_TYPE_COLS = slice(
+    FEATURE_NAMES.index(f"type_{PAGE_TYPES[0]}"), FEATURE_NAMES.index(f"type_{PAGE_TYPES[-1]}") + 1
+)
+_ARTICLE = PAGE_TYPES.index("article")
+Key = tuple[str, str]
+
+
+def key(page: PageLines) -> Key:
+    return (page.set_name, page.page_id)
+
+
+def type_label(page: PageLines) -> int:
+    """The page's type as a class number (pages of sets without types are articles)."""
+    return PAGE_TYPES.index(page.page_type) if page.page_type in PAGE_TYPES else _ARTICLE
+
+
+def train_page_types(pages: Sequence[PageLines], params: Params) -> Any:
+    """The page-type model (multiclass trees over ``PAGE_FEATURE_NAMES``)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    pages = [p for p in pages if params.trains_on(p)]
-    x = np.concatenate([p.x for p in pages])
-    y = np.concatenate([p.y for p in pages])
-    w = np.concatenate([p.w for p in pages])
+    pages = [p for p in pages if p.set_name in params.type_train_sets]
+    x = np.stack([p.page_x for p in pages])
+    y = np.asarray([type_label(p) for p in pages])
+    model = HistGradientBoostingClassifier(
+        max_iter=params.type_max_iter,
+        learning_rate=params.type_learning_rate,
+        max_leaf_nodes=params.type_max_leaf_nodes,
+        min_samples_leaf=params.type_min_samples_leaf,
+        l2_regularization=1.0,
+        early_stopping=False,
+        random_state=0,
+    )
+    model.fit(x, y)
+    if list(model.classes_) != list(range(len(PAGE_TYPES))):
+        raise SystemExit("the page-type training pages lack a type: " + repr(model.classes_))
+    return model
+
+
+def predict_types(model: Any, pages: Sequence[PageLines]) -> dict[Key, np.ndarray]:
+    if not pages:
+        return {}
+    probs = model.predict_proba(np.stack([p.page_x for p in pages]))
+    return {key(p): row for p, row in zip(pages, probs, strict=True)}
+
+
+def out_of_fold_types(
+    pages: Sequence[PageLines], folds: Sequence[int], params: Params
+) -> dict[Key, np.ndarray]:
+    """Type probabilities of the pages of ``folds``, each from a model trained on the other
+    folds of ``folds`` (what the line model is trained on must look like held-out pages)."""
+    out: dict[Key, np.ndarray] = {}
+    for fold in folds:
+        inner = [p for p in pages if p.fold in folds and p.fold != fold]
+        model = train_page_types(inner, params)
+        out.update(predict_types(model, [p for p in pages if p.fold == fold]))
+    return out
+
+
+def with_types(page: PageLines, probs: np.ndarray) -> np.ndarray:
+    """The page's rows with the page-type columns filled in."""
+    x = page.x.copy()
+    if len(x):
+        x[:, _TYPE_COLS] = probs
+    return x
+
+
+def train(pages: Sequence[tuple[PageLines, np.ndarray]], params: Params) -> Any:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    pages = [(p, x) for p, x in pages if params.trains_on(p, x)]
+    x = np.concatenate([x for _, x in pages])
+    y = np.concatenate([p.y for p, _ in pages])
+    w = np.concatenate([p.w for p, _ in pages])
     model = HistGradientBoostingClassifier(
         max_iter=params.max_iter,
         learning_rate=params.learning_rate,
@@ -250,37 +371,27 @@ def train(pages: Sequence[PageLines], params: Params) -> Any:
     return model
 
 
-def export(model: Any, params: Params) -> dict[str, Any]:
-    """The trees as plain arrays (``LineModel``'s file format)."""
-    trees = []
-    depth = 0
-    for (predictor,) in model._predictors:
-        nodes = predictor.nodes
-        trees.append(
-            {
-                "feature": [int(f) for f in nodes["feature_idx"]],
-                "threshold": [float(t) for t in nodes["num_threshold"]],
-                "left": [
-                    -1 if leaf else int(i)
-                    for leaf, i in zip(nodes["is_leaf"], nodes["left"], strict=True)
-                ],
-                "right": [
-                    -1 if leaf else int(i)
-                    for leaf, i in zip(nodes["is_leaf"], nodes["right"], strict=True)
-                ],
-                "value": [round(float(v), 7) for v in nodes["value"]],
-            }
-        )
-        depth = max(depth, int(nodes["depth"].max()))
+def export(model: Any, params: Params, type_model: Any) -> dict[str, Any]:
+    """The line model's and the page-type model's trees as plain arrays (``LineModel``'s
+    file format)."""
+    lines = export_trees(model)
+    types = export_trees(type_model)
     return {
-        "format": "webclean-line-trees-1",
+        "format": MODEL_FORMAT,
         "features": list(FEATURE_NAMES),
         "keep_above": params.keep_above,
         "drop_below": params.drop_below,
         "page_types": params.codes(),
-        "base": float(np.ravel(model._baseline_prediction)[0]),
-        "depth": depth,
-        "trees": trees,
+        "model_types": list(params.model_types),
+        "type_thresholds": {name: [keep, drop] for name, keep, drop in params.type_thresholds},
+        "base": lines["base"][0],
+        "depth": lines["depth"],
+        "trees": lines["trees"],
+        "page_type_model": {
+            "features": list(PAGE_FEATURE_NAMES),
+            "classes": list(PAGE_TYPES),
+            **types,
+        },
     }
 
 
@@ -320,22 +431,32 @@ def cross_validate(
     for fold in range(FOLDS):
         train_pages = [p for p in pages if p.fold != fold]
         test_pages = [p for p in pages if p.fold == fold]
-        model = train(train_pages, params)
-        spec = export(model, params)
+        others = [k for k in range(FOLDS) if k != fold]
+        train_types = out_of_fold_types(train_pages, others, params)
+        type_model = train_page_types(train_pages, params)
+        test_types = predict_types(type_model, test_pages)
+        model = train([(p, with_types(p, train_types[key(p)])) for p in train_pages], params)
+        spec = export(model, params, type_model)
         if models_dir is not None:
             models_dir.mkdir(parents=True, exist_ok=True)
-            (models_dir / f"fold{fold}.json").write_text(json.dumps(spec), encoding="utf-8")
+            (models_dir / f"fold{fold}.json").write_text(
+                json.dumps(spec, separators=(",", ":")), encoding="utf-8"
+            )
         line_model = LineModel(spec)
         for page in test_pages:
             # (a page the rules kept nothing of has no lines here: it scores as empty)
             rules = score_page(page, [bool(v) for v in page.x[:, 0]])
-            decided = line_model.decide(page.x)
+            probs = test_types[key(page)]
+            decided = line_model.decide(with_types(page, probs))
             ours = rules if decided is None else score_page(page, decided)
             row: dict[str, Any] = {
                 "set": page.set_name,
                 "type": page.page_type,
                 "id": page.page_id,
                 "fold": fold,
+                "predicted_type": PAGE_TYPES[int(np.argmax(probs))],
+                "type_probs": [round(float(v), 4) for v in probs],
+                "decided": decided is not None,
             }
             row.update({f"rules_{k}": v for k, v in rules.items()})
             row.update({f"model_{k}": v for k, v in ours.items()})
@@ -344,12 +465,38 @@ def cross_validate(
     return results
 
 
-def importance(model: Any, pages: Sequence[PageLines], top: int = 12) -> list[tuple[str, float]]:
+def report_types(results: list[dict[str, Any]]) -> None:
+    """How often the held-out page-type model names WCXB's type, per type."""
+    rows = [r for r in results if r["set"] == "wcxb-dev"]
+    if not rows:
+        return
+    print("\nPage types on held-out WCXB pages (rows: truth, columns: predicted):\n")
+    print("| type | pages | right | " + " | ".join(PAGE_TYPES) + " | model decides |")
+    print("|---|---|---|" + "---|" * (len(PAGE_TYPES) + 1))
+    for name in PAGE_TYPES:
+        mine = [r for r in rows if r["type"] == name]
+        if not mine:
+            continue
+        counts = [sum(r["predicted_type"] == other for r in mine) for other in PAGE_TYPES]
+        right = counts[PAGE_TYPES.index(name)] / len(mine)
+        decided = sum(r["decided"] for r in mine)
+        print(
+            f"| {name} | {len(mine)} | {right:.2f} | "
+            + " | ".join(str(c) for c in counts)
+            + f" | {decided} |"
+        )
+    right = sum(r["predicted_type"] == r["type"] for r in rows) / len(rows)
+    print(f"\naccuracy {right:.3f} on {len(rows)} pages")
+
+
+def importance(
+    model: Any, pages: Sequence[tuple[PageLines, np.ndarray]], top: int = 12
+) -> list[tuple[str, float]]:
     """Permutation importance (drop of weighted accuracy) on a sample of training lines."""
     rng = np.random.default_rng(0)
-    x = np.concatenate([p.x for p in pages])
-    y = np.concatenate([p.y for p in pages])
-    w = np.concatenate([p.w for p in pages])
+    x = np.concatenate([x for _, x in pages])
+    y = np.concatenate([p.y for p, _ in pages])
+    w = np.concatenate([p.w for p, _ in pages])
     take = rng.choice(len(y), size=min(len(y), 60_000), replace=False)
     x, y, w = x[take], y[take], w[take]
 
@@ -381,7 +528,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--page-types", default=",".join(Params.page_types))
     parser.add_argument("--train-sets", default=",".join(Params.train_sets))
     parser.add_argument("--min-leaf", type=int, default=Params.min_samples_leaf)
+    parser.add_argument(
+        "--model-types",
+        default=",".join(Params.model_types),
+        help="the model also decides on pages whose most probable type (page-type model) "
+        "is one of these (empty: only the rules' --page-types)",
+    )
     parser.add_argument("--no-cv", action="store_true")
+    parser.add_argument(
+        "--type-thresholds",
+        default=",".join(f"{n}={k}:{d}" for n, k, d in Params.type_thresholds),
+        help="TYPE=KEEP_ABOVE:DROP_BELOW,... for pages of that most probable type",
+    )
+    parser.add_argument(
+        "--results", type=Path, default=None, help="held-out figures per page (JSON lines)"
+    )
+    parser.add_argument(
+        "--train-all", action="store_true", help="train on every page, not only those decided"
+    )
     args = parser.parse_args(argv)
     params = Params(
         max_iter=args.max_iter,
@@ -393,6 +557,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         drop_below=args.drop_below,
         page_types=tuple(t for t in args.page_types.split(",") if t),
         train_sets=tuple(t for t in args.train_sets.split(",") if t),
+        model_types=tuple(t for t in args.model_types.split(",") if t),
+        train_all=args.train_all,
+        type_thresholds=tuple(
+            (name, float(pair.split(":")[0]), float(pair.split(":")[1]))
+            for name, _, pair in (t.partition("=") for t in args.type_thresholds.split(",") if t)
+        ),
     )
     sets = [s for s in args.sets.split(",") if s]
     if args.cache is not None and args.cache.exists():
@@ -411,17 +581,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         results = cross_validate(pages, params, args.models)
         print(f"\nHeld-out folds ({FOLDS}, sites disjoint), {params}:\n")
         report(results)
+        report_types(results)
+        if args.results is not None:
+            with args.results.open("w", encoding="utf-8") as handle:
+                for result in results:
+                    handle.write(json.dumps(result) + "\n")
     if args.ship:
-        model = train(pages, params)
-        spec = export(model, params)
+        all_types = out_of_fold_types(pages, list(range(FOLDS)), params)
+        with_probs = [(p, with_types(p, all_types[key(p)])) for p in pages]
+        model = train(with_probs, params)
+        type_model = train_page_types(pages, params)
+        spec = export(model, params, type_model)
         DEFAULT_MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
         DEFAULT_MODEL_PATH.write_text(json.dumps(spec, separators=(",", ":")), encoding="utf-8")
-        check = LineModel(spec).probabilities(pages[0].x)
-        expected = model.predict_proba(pages[0].x)[:, 1]
+        shipped = LineModel(spec)
+        check = shipped.probabilities(with_probs[0][1])
+        expected = model.predict_proba(with_probs[0][1])[:, 1]
         assert np.allclose(check, expected, atol=1e-6), "exported trees disagree"
+        page_x = np.stack([p.page_x for p in pages[:50]])
+        check_types = np.asarray([shipped.page_type_probabilities(row) for row in page_x])
+        assert np.allclose(check_types, type_model.predict_proba(page_x), atol=1e-6), (
+            "exported page-type trees disagree"
+        )
         print(f"\nwrote {DEFAULT_MODEL_PATH} ({DEFAULT_MODEL_PATH.stat().st_size:,} bytes)")
         print("\nMost important features (permutation, weighted line accuracy):\n")
-        for name, drop in importance(model, [p for p in pages if params.trains_on(p)]):
+        for name, drop in importance(
+            model, [(p, x) for p, x in with_probs if params.trains_on(p, x)]
+        ):
             print(f"- {name}: {drop:+.4f}")
     return 0
 

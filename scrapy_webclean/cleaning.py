@@ -21,7 +21,7 @@ from scrapy_webclean.blocklabels import labelled_blocks
 from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.hints import looks_like_product
-from scrapy_webclean.extraction.linemodel import LineDecider
+from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.html.loader import (
@@ -71,12 +71,13 @@ class CleanOptions:
     explain: bool = False
     #: Keep the parsed page in ``CleanResult.page_model`` (for ``scrapy_webclean.report``).
     keep_page: bool = False
-    #: A trained keep/drop decision per line (``extraction.linemodel``), or None for the
-    #: hand rules' verdicts alone (the default). ``default_line_model()`` is the model
-    #: shipped with the package: cross-validated by site, it moves WCXB dev and the other
-    #: sets by less than 0.005, and on a crawl's first pages (before the template model
-    #: has learned the site) it keeps some template lines, so it is not on by default.
-    line_model: LineDecider | None = None
+    #: A trained keep/drop decision per line (``extraction.linemodel``), with the
+    #: page-type model beside it (``extraction.pagetype``), or None for the hand rules'
+    #: verdicts alone. The default is the model shipped with the package
+    #: (``default_line_model()``, read once per process): it decides on listings, forums
+    #: and the pages its page-type model finds to be no article or documentation
+    #: (services, products, collections); the rules decide the rest.
+    line_model: LineDecider | None = field(default_factory=lambda: default_line_model())
 
 
 @lru_cache(maxsize=16)
@@ -148,8 +149,9 @@ def _clean(
     title = pick_title(model)
     # (asked only when a container's name makes it matter; the answer is kept)
     product = cache(partial(looks_like_product, page.decoded.text))
+    markup = page.decoded.text
     extraction, signatures = _extract(
-        model, url, site, title, opts, classifier, template_model, product
+        model, url, site, title, opts, classifier, template_model, product, markup
     )
     if extraction.page_type == "other" and model.hidden_nodes:
         # Nothing readable on show, but hidden elements: a script-driven page that ships
@@ -157,7 +159,7 @@ def _clean(
         model = build_page_model(page.root, url, opts.custom_tags, patterns, honor_hidden=False)
         title = pick_title(model)
         extraction, signatures = _extract(
-            model, url, site, title, opts, classifier, template_model, product
+            model, url, site, title, opts, classifier, template_model, product, markup
         )
     if template_model is not None and site is not None:
         template_model.learn(site, signatures)
@@ -224,6 +226,7 @@ def _extract(
     classifier: QuarkClassifier,
     template_model: TemplateModel | None,
     product: Callable[[], bool] | None = None,
+    markup: str | None = None,
 ) -> tuple[Extraction, list[int]]:
     """The extraction of one page model, with template flags when learning; returns the
     line signatures the template model learns from."""
@@ -244,6 +247,7 @@ def _extract(
         url,
         product,
         opts.line_model,
+        markup,
     )
     return extraction, signatures
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -16,9 +17,11 @@ from scrapy_webclean import CleanOptions, clean_html
 from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
 from scrapy_webclean.extraction.linemodel import (
     DEFAULT_MODEL_PATH,
+    MODEL_FORMAT,
     LineModel,
     ModelFileError,
     default_line_model,
+    line_model_named,
 )
 
 N = len(FEATURE_NAMES)
@@ -31,11 +34,12 @@ PAGE_TYPE = FEATURE_NAMES.index("page_type")
 def spec(**overrides: Any) -> dict[str, Any]:
     """Two stumps: +2 for a long line, -3 for a linked one; base -0.5."""
     out: dict[str, Any] = {
-        "format": "webclean-line-trees-1",
+        "format": MODEL_FORMAT,
         "features": list(FEATURE_NAMES),
         "keep_above": 0.6,
         "drop_below": 0.4,
         "page_types": [PAGE_TYPE_CODES["listing"]],
+        "model_types": [],
         "base": -0.5,
         "depth": 1,
         "trees": [
@@ -105,14 +109,32 @@ def test_a_model_of_other_features_is_refused(tmp_path: Path) -> None:
         LineModel(spec(format="pickle"))
 
 
-def test_the_shipped_model_loads_once_and_is_opt_in() -> None:
+def test_the_shipped_model_loads_once_and_is_on_by_default() -> None:
     assert DEFAULT_MODEL_PATH.exists()
     model = default_line_model()
     assert isinstance(model, LineModel)
     assert model is default_line_model()
     assert model.features == FEATURE_NAMES
-    assert len(model.trees) > 10
-    assert CleanOptions().line_model is None
+    assert len(model.ensemble.trees) > 10
+    assert model.page_type_model is not None
+    assert CleanOptions().line_model is model
+    assert line_model_named("default") is model
+    assert line_model_named("none") is None
+
+
+def test_a_model_pickles_as_its_file_or_its_spec(tmp_path: Path) -> None:
+    """Worker processes get the options pickled: the shipped model travels as its path
+    and comes back as the model the process has read; another file is read anew."""
+    shipped = default_line_model()
+    assert pickle.loads(pickle.dumps(shipped)) is shipped
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(spec()), encoding="utf-8")
+    mine = line_model_named(str(path))
+    assert isinstance(mine, LineModel)
+    copy = pickle.loads(pickle.dumps(mine))
+    assert copy.path == path and copy.decide([row(3.0, 0.0, False)]) == [True]
+    unsaved = pickle.loads(pickle.dumps(LineModel(spec(base=50.0))))
+    assert unsaved.path is None and unsaved.decide([row(1.0, 0.9, False)]) == [True]
 
 
 LISTING = (
@@ -141,12 +163,31 @@ def test_the_cleaner_runs_the_model_on_a_listing() -> None:
 
 
 def test_the_models_verdicts_are_what_the_cleaner_keeps() -> None:
-    """A model that drops every line empties a listing; one that leaves listings to the
-    rules changes nothing (the test above passes with the rules alone: this one cannot)."""
+    """A model that keeps only long lines keeps the listing's titles and drops the rest
+    (the rules keep both); one that would drop every line leaves the rules' verdicts (it
+    never empties a page the rules read); one that leaves listings to the rules changes
+    nothing."""
     url = "https://recipes.example.org/all"
     rules_only = clean_html(LISTING, url, options=CleanOptions(line_model=None)).text
+    assert "bean stew number 3" in rules_only and "Ready in 23 minutes." in rules_only
+    long_only = LineModel(
+        spec(
+            base=-50.0,
+            trees=[
+                {
+                    "feature": [UNITS, 0, 0],
+                    "threshold": [2.0, 0.0, 0.0],
+                    "left": [1, -1, -1],
+                    "right": [2, -1, -1],
+                    "value": [0.0, 0.0, 100.0],
+                }
+            ],
+        )
+    )
+    titles = clean_html(LISTING, url, options=CleanOptions(line_model=long_only)).text
+    assert "bean stew number 3" in titles and "Ready in" not in titles
     drop_all = LineModel(spec(base=-50.0))
-    assert clean_html(LISTING, url, options=CleanOptions(line_model=drop_all)).text == ""
+    assert clean_html(LISTING, url, options=CleanOptions(line_model=drop_all)).text == (rules_only)
     articles_only = LineModel(spec(base=50.0, page_types=[PAGE_TYPE_CODES["article"]]))
     assert clean_html(LISTING, url, options=CleanOptions(line_model=articles_only)).text == (
         rules_only
@@ -176,7 +217,10 @@ class Counting:
         self.asked: list[str] = []
         self.rows = 0
 
-    def decides_on(self, page_type: str) -> bool:
+    def page_type_probabilities(self, features: Any) -> list[float]:
+        return [1.0] + [0.0] * 6
+
+    def decides_on(self, page_type: str, type_probs: Any = ()) -> bool:
         self.asked.append(page_type)
         return False
 

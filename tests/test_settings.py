@@ -3,9 +3,12 @@ value and what is allowed; good values come back typed; unknown names are found.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from scrapy.settings import Settings
 
+from scrapy_webclean.extraction.linemodel import DEFAULT_MODEL_PATH
 from scrapy_webclean.integration.settings import (
     DEFAULT_OUTPUT_FIELDS,
     SETTINGS,
@@ -40,6 +43,8 @@ def test_defaults_pass_their_own_rules() -> None:
             {**DEFAULT_OUTPUT_FIELDS, "links": None},
         ),
         ("WEBCLEAN_ADS_FILTER_LIST", "", None),
+        ("WEBCLEAN_LINE_MODEL", " None ", "none"),
+        ("WEBCLEAN_LINE_MODEL", "DEFAULT", "default"),
     ],
 )
 def test_values_come_back_typed(name: str, given: object, expected: object) -> None:
@@ -67,6 +72,8 @@ def test_values_come_back_typed(name: str, given: object, expected: object) -> N
         ("WEBCLEAN_OUTPUT_FIELDS", {"text": 3}, "to field names or None"),
         ("WEBCLEAN_ADS_NOISE_WORDS", {"promo": "high"}, "weights"),
         ("WEBCLEAN_ADS_NOISE_WORDS", "[1, 2", "weights"),
+        ("WEBCLEAN_LINE_MODEL", "/no/such/model.json", "No such file"),
+        ("WEBCLEAN_LINE_MODEL", "", "'default', 'none' or the path"),
     ],
 )
 def test_a_bad_value_names_setting_value_and_what_is_allowed(
@@ -113,3 +120,18 @@ def test_unknown_names_get_the_nearest_known_one() -> None:
         "WEBCLEAN_XYZZY is not a webclean setting and is ignored",
     ]
     assert unknown_settings({s.name: s.default for s in SETTINGS}) == []
+
+
+def test_a_line_model_file_is_read_at_start_up(tmp_path: Path) -> None:
+    """A model file of an older format stops the crawl before it starts, naming the
+    setting and how to mend it; a good file comes back as its path."""
+    old = tmp_path / "old.json"
+    old.write_text('{"format": "webclean-line-trees-1"}', encoding="utf-8")
+    with pytest.raises(SettingError, match=r"WEBCLEAN_LINE_MODEL = .*retrain it") as error:
+        check_settings(Settings({"WEBCLEAN_LINE_MODEL": str(old)}))
+    assert error.value.name == "WEBCLEAN_LINE_MODEL"
+    good = tmp_path / "good.json"
+    good.write_bytes(DEFAULT_MODEL_PATH.read_bytes())
+    assert get_setting(Settings({"WEBCLEAN_LINE_MODEL": str(good)}), "WEBCLEAN_LINE_MODEL") == (
+        str(good)
+    )

@@ -61,6 +61,7 @@ from scrapy_webclean.extraction.linefeatures import RuleState, line_features
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
+from scrapy_webclean.extraction.pagetype import page_type_features
 from scrapy_webclean.extraction.recovery import second_opinion
 from scrapy_webclean.extraction.region import (
     best_list,
@@ -158,6 +159,7 @@ def extract_main(
     url: str | None = None,
     product: Callable[[], bool] | None = None,
     line_model: LineDecider | None = None,
+    markup: str | None = None,
 ) -> Extraction:
     """Choose the main region of a page and the content lines in it.
 
@@ -166,13 +168,31 @@ def extract_main(
     ``product()`` says whether the page sells one product (``looks_like_product``): its
     customer reviews are then read as comments; it is called only when that matters.
     ``line_model`` (``linemodel.LineModel``) makes the final keep/drop call per line from
-    the rules' verdicts and the lines' features (``linefeatures``).
+    the rules' verdicts and the lines' features (``linefeatures``), among them the page's
+    type probabilities (``pagetype``; ``markup``, the page's decoded source, gives the
+    types its structured data declares).
     """
     opts = options or ExtractOptions()
     if not lines or len(model) == 0:
         return Extraction(lines, [False] * len(lines), 0, [], [False] * len(lines), "other")
+    type_probs: list[float] = []
+    if line_model is not None:
+        type_probs = line_model.page_type_probabilities(
+            page_type_features(model, lines, url, markup)
+        )
     forum = looks_like_forum(url)
-    args = (model, lines, noise_re, title, opts, template_flags, url, product, line_model)
+    args = (
+        model,
+        lines,
+        noise_re,
+        title,
+        opts,
+        template_flags,
+        url,
+        product,
+        line_model,
+        type_probs,
+    )
     extraction = _extract_once(*args, forum=forum)
     if not forum and not any(extraction.kept):
         # Nothing kept, and the page's address does not say "thread": when its text is a
@@ -203,6 +223,7 @@ def _extract_once(
     url: str | None,
     product: Callable[[], bool] | None,
     line_model: LineDecider | None,
+    type_probs: Sequence[float],
     forum: bool,
 ) -> Extraction:
     """``extract_main`` with the page read as a discussion thread or not (``forum``)."""
@@ -329,14 +350,18 @@ def _extract_once(
     if any(linked):
         keep_linked_headings(model, lines, kept, linked, url)
         keep_introduced_lists(model, lines, kept, linked)
+    before_structural = kept[:]
     drop_after_related_headings(model, lines, kept)
     drop_noscript_copies(model, lines, kept)
     if product is not None:
         drop_repeated_lines(lines, kept, product)
+    # Lines those structural rules dropped (a "related" section, a <noscript> copy, a
+    # repeated buy box): the line model never keeps them again.
+    structural = [was and not now for was, now in zip(before_structural, kept, strict=True)]
     if forum and page_type == "article":
         page_type = "forum"
     rules_type = "landing" if landing else page_type
-    if line_model is not None and line_model.decides_on(rules_type):
+    if line_model is not None and line_model.decides_on(rules_type, type_probs):
         rules = RuleState(
             kept=kept,
             metadata=metadata,
@@ -347,6 +372,8 @@ def _extract_once(
             hints=hints,
             scores=scores,
             page_type=rules_type,
+            type_probs=type_probs,
+            structural=structural,
         )
         decided = line_model.decide(line_features(model, lines, rules), lines)
         if decided is not None:

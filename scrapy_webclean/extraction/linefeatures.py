@@ -4,7 +4,8 @@ Every feature means the same on any site: the hand rules' own verdict and score 
 (region, hints, noise and template flags, the line score), the line's text statistics
 (length, link density, prose, digits, punctuation), its element (tag kind, custom), where
 it sits (position on the page and relative to the region), its neighbours' verdicts, and
-a few page-level figures (how much of the page the rules kept, the page type they read).
+a few page-level figures (how much of the page the rules kept, the page type they read,
+the page-type model's probabilities: ``pagetype``).
 Nothing names a site, a word of one language or a class name of one template.
 
 The features are computed column by column from lists the extractor already holds, so a
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.extraction.pagetype import PAGE_TYPES
 from scrapy_webclean.html.pagemodel import PageModel
 
 #: The feature columns, in order (a model file names them; a mismatch refuses the file).
@@ -66,6 +68,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "page_item_share",
     "page_headings",
     "parent_log_chars",
+    *(f"type_{name}" for name in PAGE_TYPES),
+    "structural_drop",
 )
 
 #: Page types of the rules (``Extraction.page_type``), as numbers.
@@ -129,6 +133,11 @@ class RuleState:
     hints: Sequence[int]
     scores: Sequence[float]
     page_type: str
+    #: The page-type model's probability of each of ``pagetype.PAGE_TYPES``.
+    type_probs: Sequence[float] = ()
+    #: Lines the structural rules dropped after the verdicts (a "related" section, a
+    #: ``<noscript>`` copy, a repeated buy box).
+    structural: Sequence[bool] = ()
 
 
 def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> list[list[float]]:
@@ -191,6 +200,8 @@ def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> 
     prose_share = sum(line.units for line in lines if line.prose) / total_units
     item_share = sum(line.units for line in lines if tags[line.node] == "li") / total_units
     headings = math.log1p(sum(1 for line in lines if tags[line.node] in _HEADINGS))
+    type_probs = list(rules.type_probs) or [1.0 / len(PAGE_TYPES)] * len(PAGE_TYPES)
+    structural = rules.structural or [False] * n
     rows: list[list[float]] = []
     for i, line in enumerate(lines):
         text = line.text
@@ -244,6 +255,8 @@ def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> 
                 item_share,
                 headings,
                 math.log1p(text_len[parent_of[i]]),
+                *type_probs,
+                1.0 if structural[i] else 0.0,
             ]
         )
     return rows

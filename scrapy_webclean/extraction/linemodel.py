@@ -7,10 +7,10 @@ trees, which learn how the features combine). It is trained by
 ``benchmarks/train_extraction.py`` on the dev sets, fold by fold (sites disjoint), and
 shipped as a JSON file of arrays (``data/line_model.json``), never a pickle.
 
-Inference evaluates every tree for every line at once with numpy (one gather per tree
-level), a fraction of a millisecond for a page. numpy does no BLAS work here; its BLAS and
-OpenMP pools are pinned to one thread before numpy is first imported (``threads``), so no
-thread pool spins beside the crawl.
+The same file holds the page-type model (``pagetype``), whose probabilities are features
+of every line and say which pages the model decides on. Inference walks the trees with
+numpy (``trees``), a fraction of a millisecond for a page, with no thread pool spinning
+beside the crawl.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
 from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
 from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.extraction.pagetype import PAGE_TYPES, PageTypeModel, uniform_probabilities
+from scrapy_webclean.extraction.trees import TreeEnsemble, numpy_module
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,31 +38,39 @@ _RULE_KEEP = FEATURE_NAMES.index("rule_keep")
 _TEMPLATE = FEATURE_NAMES.index("template")
 _NOISE = FEATURE_NAMES.index("drop_noisy")
 _HINT = FEATURE_NAMES.index("hint")
+_STRUCTURAL = FEATURE_NAMES.index("structural_drop")
+_TYPE_PROBS = slice(
+    FEATURE_NAMES.index(f"type_{PAGE_TYPES[0]}"),
+    FEATURE_NAMES.index(f"type_{PAGE_TYPES[-1]}") + 1,
+)
+#: The model file's format (the page-type model inside, the type columns among the
+#: features).
+MODEL_FORMAT = "webclean-line-trees-2"
 
 
 def _vetoed(row: Sequence[float]) -> bool:
     """The rules' vetoes, which the model never overturns: a line the site's template
     repeats, a noise line (copyright, consent, share buttons ...), a line in a comment,
-    share or related-links container (cross-validated: keeping them cost precision)."""
-    return bool(row[_TEMPLATE] or row[_NOISE] or row[_HINT] == STRONG_NEGATIVE)
-
-
-def _numpy() -> Any:
-    """numpy, imported on first use (the package's import has pinned its thread pools:
-    ``scrapy_webclean.threads``)."""
-    import numpy
-
-    return numpy
+    share or related-links container (cross-validated: keeping them cost precision), a
+    line a structural rule dropped (a "related" section, a ``<noscript>`` copy of kept
+    text, a repeated buy box)."""
+    return bool(row[_TEMPLATE] or row[_NOISE] or row[_HINT] == STRONG_NEGATIVE or row[_STRUCTURAL])
 
 
 class LineDecider(Protocol):
-    """What ``extract_main`` asks for the final verdicts: keep flags for the feature rows
-    of a page's lines (``lines[i]`` is row ``i``'s line), or None to leave the rules'
-    verdicts as they are (a recorder of training data does that). ``decides_on`` is asked
-    first, with the rules' page type (``linefeatures.PAGE_TYPE_CODES``): the features are
-    computed only for a page it decides on."""
+    """What ``extract_main`` asks for the final verdicts.
 
-    def decides_on(self, page_type: str) -> bool: ...
+    ``page_type_probabilities`` gives a page's probability of each of
+    ``pagetype.PAGE_TYPES`` from its ``pagetype.page_type_features`` (asked once a page);
+    ``decides_on`` is asked next, with the rules' page type
+    (``linefeatures.PAGE_TYPE_CODES``) and those probabilities: the line features are
+    computed only for a page it decides on; ``decide`` then gives keep flags for the
+    feature rows of a page's lines (``lines[i]`` is row ``i``'s line), or None to leave the
+    rules' verdicts as they are (a recorder of training data does that)."""
+
+    def page_type_probabilities(self, features: Sequence[float]) -> list[float]: ...
+
+    def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool: ...
 
     def decide(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line]
@@ -72,31 +82,41 @@ class ModelFileError(ValueError):
 
 
 class LineModel:
-    """Boosted trees that give each line a probability of being main content.
+    """Boosted trees that give each line a probability of being main content, with the
+    page-type model (``pagetype.PageTypeModel``) trained beside them.
 
     A line is kept when its probability is at least ``keep_above``, or when the rules kept
     it and its probability is at least ``drop_below``: between the two, the rules' verdict
-    stands, and the rules' vetoes (:func:`_vetoed`) always stand. The model decides only on pages whose rules' page type (``page_type`` feature,
-    ``linefeatures.PAGE_TYPE_CODES``) is one of ``page_types``; on the others it leaves
-    the rules' verdicts (:meth:`decide` returns None). Instances compare by identity (they
-    sit in the frozen, hashed ``CleanOptions``).
+    stands, and the rules' vetoes (:func:`_vetoed`) always stand; a page the model would
+    leave empty keeps the rules' verdicts. ``type_thresholds``
+    gives other thresholds for pages of a most probable type (a collection's items are
+    kept by the rules, not dropped by the model). The model decides on
+    pages whose rules' page type (``linefeatures.PAGE_TYPE_CODES``) is one of
+    ``page_types``, and on pages whose most probable type by the page-type model is one
+    of ``model_types`` (``pagetype.PAGE_TYPES``); on the others it leaves the rules'
+    verdicts (:meth:`decide` returns None). Instances compare
+    by identity (they sit in the frozen, hashed ``CleanOptions``).
     """
 
     __slots__ = (
-        "_arrays",
-        "base",
-        "depth",
+        "_spec",
         "drop_below",
+        "ensemble",
         "features",
         "keep_above",
+        "model_types",
+        "page_type_model",
         "page_types",
         "path",
-        "trees",
+        "type_thresholds",
     )
 
     def __init__(self, spec: dict[str, Any], path: Path | None = None) -> None:
-        if spec.get("format") != "webclean-line-trees-1":
-            raise ModelFileError(f"{path}: not a webclean line model")
+        if spec.get("format") != MODEL_FORMAT:
+            raise ModelFileError(
+                f"{path}: not a webclean line model of format {MODEL_FORMAT}; "
+                "retrain it with benchmarks/train_extraction.py"
+            )
         features = tuple(spec["features"])
         if features != FEATURE_NAMES:
             raise ModelFileError(
@@ -105,13 +125,21 @@ class LineModel:
             )
         self.features = features
         self.path = path
+        self._spec = spec
         self.keep_above = float(spec["keep_above"])
         self.drop_below = float(spec["drop_below"])
         self.page_types = frozenset(int(code) for code in spec["page_types"])
-        self.base = float(spec["base"])
-        self.trees: list[dict[str, list[Any]]] = spec["trees"]
-        self.depth = int(spec["depth"])
-        self._arrays: tuple[Any, ...] | None = None
+        self.model_types = frozenset(PAGE_TYPES.index(name) for name in spec["model_types"])
+        self.type_thresholds = {
+            PAGE_TYPES.index(name): (float(pair[0]), float(pair[1]))
+            for name, pair in spec.get("type_thresholds", {}).items()
+        }
+        self.ensemble = TreeEnsemble(spec["trees"], [spec["base"]], spec["depth"])
+        page_type_spec = spec.get("page_type_model")
+        try:
+            self.page_type_model = PageTypeModel(page_type_spec) if page_type_spec else None
+        except (KeyError, ValueError) as exc:
+            raise ModelFileError(f"{path}: page-type model: {exc}") from exc
 
     @classmethod
     def load(cls, path: str | Path) -> LineModel:
@@ -120,75 +148,69 @@ class LineModel:
         with path.open(encoding="utf-8") as handle:
             return cls(json.load(handle), path)
 
-    def _flat(self) -> tuple[Any, ...]:
-        """All trees' nodes in one set of arrays; a leaf points to itself both ways, so a
-        walk of ``depth`` steps ends on every line's leaf whatever the tree's shape."""
-        if self._arrays is None:
-            np = _numpy()
-            feature: list[int] = []
-            threshold: list[float] = []
-            left: list[int] = []
-            right: list[int] = []
-            value: list[float] = []
-            roots: list[int] = []
-            for tree in self.trees:
-                offset = len(feature)
-                roots.append(offset)
-                for f, t, lo, hi, v in zip(
-                    tree["feature"],
-                    tree["threshold"],
-                    tree["left"],
-                    tree["right"],
-                    tree["value"],
-                    strict=True,
-                ):
-                    leaf = lo < 0
-                    me = len(feature)
-                    feature.append(0 if leaf else f)
-                    threshold.append(0.0 if leaf else t)
-                    left.append(me if leaf else offset + lo)
-                    right.append(me if leaf else offset + hi)
-                    value.append(v if leaf else 0.0)
-            self._arrays = (
-                np.asarray(feature, dtype=np.intp),
-                np.asarray(threshold, dtype=np.float64),
-                np.asarray(left, dtype=np.intp),
-                np.asarray(right, dtype=np.intp),
-                np.asarray(value, dtype=np.float64),
-                np.asarray(roots, dtype=np.intp),
-            )
-        return self._arrays
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its file's path (a worker process reads the file once, or takes the
+        shipped model it has already read), or as its spec when it has no file."""
+        if self.path is not None:
+            return (_model_of_file, (str(self.path),))
+        return (LineModel, (self._spec,))
 
     def probabilities(self, rows: Sequence[Sequence[float]]) -> np.ndarray:
         """Each row's probability of being content."""
-        numpy = _numpy()
-        feature, threshold, left, right, value, roots = self._flat()
-        x = numpy.asarray(rows, dtype=numpy.float64)
-        if x.size == 0:
-            return cast("np.ndarray", numpy.zeros(0))
-        at = numpy.broadcast_to(roots, (x.shape[0], roots.shape[0])).copy()
-        line = numpy.arange(x.shape[0])[:, None]
-        for _ in range(self.depth):
-            goes_left = x[line, feature[at]] <= threshold[at]
-            at = numpy.where(goes_left, left[at], right[at])
-        raw = self.base + value[at].sum(axis=1)
+        numpy = numpy_module()
+        raw = self.ensemble.raw(rows)[:, 0]
         return cast("np.ndarray", 1.0 / (1.0 + numpy.exp(-raw)))
 
-    def decides_on(self, page_type: str) -> bool:
-        """Whether the model decides on pages the rules read as ``page_type``."""
-        return PAGE_TYPE_CODES.get(page_type, -1) in self.page_types
+    def page_type_probabilities(self, features: Sequence[float]) -> list[float]:
+        """The page's probability of each of ``pagetype.PAGE_TYPES`` (all alike without a
+        page-type model)."""
+        if self.page_type_model is None:
+            return uniform_probabilities()
+        return self.page_type_model.probabilities(features)
+
+    def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool:
+        """Whether the model decides on a page the rules read as ``page_type`` and the
+        page-type model gives ``type_probs``."""
+        if PAGE_TYPE_CODES.get(page_type, -1) in self.page_types:
+            return True
+        return bool(type_probs) and _most_probable(type_probs) in self.model_types
 
     def decide(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line] = ()
     ) -> list[bool] | None:
-        """Keep (True) or drop each line; None for a page of a type the model leaves."""
-        if not len(rows) or int(rows[0][_PAGE_TYPE]) not in self.page_types:
+        """Keep (True) or drop each line; None for a page the model leaves to the rules."""
+        if not len(rows):
             return None
-        keep_above, drop_below = self.keep_above, self.drop_below
-        return [
+        first = rows[0]
+        most_probable = _most_probable(first[_TYPE_PROBS])
+        if int(first[_PAGE_TYPE]) not in self.page_types and (
+            most_probable not in self.model_types
+        ):
+            return None
+        keep_above, drop_below = self.type_thresholds.get(
+            most_probable, (self.keep_above, self.drop_below)
+        )
+        keep = [
             bool(p >= keep_above or (row[_RULE_KEEP] and p >= drop_below)) and not _vetoed(row)
             for p, row in zip(self.probabilities(rows), rows, strict=True)
         ]
+        if not any(keep) and any(row[_RULE_KEEP] for row in rows):
+            return None  # (the model never empties a page the rules read: theirs stands)
+        return keep
+
+
+def _most_probable(type_probs: Sequence[float]) -> int:
+    """The index of the most probable page type."""
+    return max(range(len(type_probs)), key=type_probs.__getitem__)
+
+
+def _model_of_file(path: str) -> LineModel:
+    """The model of a file: the shipped model once read, any other file read anew."""
+    if Path(path) == DEFAULT_MODEL_PATH:
+        model = default_line_model()
+        if model is not None:
+            return model
+    return LineModel.load(path)
 
 
 @lru_cache(maxsize=1)
@@ -197,3 +219,14 @@ def default_line_model() -> LineModel | None:
     if not DEFAULT_MODEL_PATH.exists():
         return None
     return LineModel.load(DEFAULT_MODEL_PATH)
+
+
+def line_model_named(name: str) -> LineModel | None:
+    """The model a ``WEBCLEAN_LINE_MODEL`` value names: ``"default"`` the shipped model,
+    ``"none"`` no model (the hand rules alone), anything else the file at that path
+    (``OSError`` or :class:`ModelFileError` when it cannot be read as one)."""
+    if name == "default":
+        return default_line_model()
+    if name == "none":
+        return None
+    return _model_of_file(name)

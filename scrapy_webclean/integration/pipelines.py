@@ -26,6 +26,7 @@ from scrapy.exceptions import NotConfigured
 
 from scrapy_webclean.ads.features import is_content_photo
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
+from scrapy_webclean.extraction.linemodel import line_model_named
 from scrapy_webclean.extraction.template import TemplateModel
 from scrapy_webclean.html.loader import Limits, decode_html
 from scrapy_webclean.integration.accounting import WebcleanDrop
@@ -75,6 +76,7 @@ def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
             max_nodes=get_setting(settings, "WEBCLEAN_MAX_NODES"),
             max_text=get_setting(settings, "WEBCLEAN_MAX_TEXT_CHARS"),
         ),
+        line_model=line_model_named(get_setting(settings, "WEBCLEAN_LINE_MODEL")),
     )
 
 

@@ -138,6 +138,31 @@ def choice(*values: str) -> Rule:
     return Rule(read, allowed)
 
 
+def line_model_choice() -> Rule:
+    """``WEBCLEAN_LINE_MODEL``: 'default', 'none' or a model file, which is read and
+    checked at start-up (a wrong path or an old file stops the crawl); the value comes
+    back as given ('default' and 'none' lower-cased), ``linemodel.line_model_named``
+    turns it into the model."""
+    allowed = "'default', 'none' or the path of a line model file (JSON)"
+
+    def read(settings: BaseSettings, name: str) -> str:
+        from scrapy_webclean.extraction.linemodel import line_model_named
+
+        raw = settings.get(name)
+        if not isinstance(raw, str) or not raw.strip():
+            raise SettingError(name, raw, allowed)
+        value = raw.strip()
+        if value.lower() in ("default", "none"):
+            value = value.lower()
+        try:
+            line_model_named(value)
+        except (OSError, ValueError, KeyError) as exc:
+            raise SettingError(name, raw, allowed, str(exc)) from None
+        return value
+
+    return Rule(read, allowed)
+
+
 def text(optional: bool = False) -> Rule:
     allowed = "a non-empty string" + (" or None" if optional else "")
 
@@ -412,6 +437,14 @@ SETTINGS: tuple[Setting, ...] = (
         [],
         "Words added to the built-in noise-word list of the block classifier.",
         text_list(what="words"),
+    ),
+    Setting(
+        "WEBCLEAN_LINE_MODEL",
+        "default",
+        "The trained keep/drop decision per line and the page-type model beside it: "
+        "'default' (the model shipped with the package), 'none' (the hand rules alone) or "
+        "the path of a model file written by benchmarks/train_extraction.py.",
+        line_model_choice(),
     ),
     Setting(
         "WEBCLEAN_MIN_BLOCK_CHARS",
