@@ -27,7 +27,7 @@ Usage::
    listing, product or collection page (``--model-types``): on articles and
    documentation, cross-validation found the rules alone as good or better; and it is
    trained on ``--train-sets`` (see ``Params.train_sets``). It never keeps a line the
-   rules vetoed (``linemodel._vetoed``). The table compares the rules alone and the rules
+   rules vetoed (``linemodel.vetoed``). The table compares the rules alone and the rules
    + model on held-out folds only (token F1; WCXB's word F1 on WCXB; character F1 on
    Chinese), then how often the held-out page-type model names WCXB's type.
    ``benchmarks/extraction.py --models <models>`` runs the same models inside the cleaner.
@@ -77,6 +77,7 @@ from scrapy_webclean.extraction.linemodel import (  # noqa: E402
     DEFAULT_MODEL_PATH,
     MODEL_FORMAT,
     LineModel,
+    vetoed,
 )
 from scrapy_webclean.extraction.lines import Line  # noqa: E402
 from scrapy_webclean.extraction.pagetype import (  # noqa: E402
@@ -288,6 +289,7 @@ _TYPE_COLS = slice(
     FEATURE_NAMES.index(f"type_{PAGE_TYPES[0]}"), FEATURE_NAMES.index(f"type_{PAGE_TYPES[-1]}") + 1
 )
 _ARTICLE = PAGE_TYPES.index("article")
+_SEEN = FEATURE_NAMES.index("seen_on_site")
 Key = tuple[str, str]
 
 
@@ -355,6 +357,9 @@ def train(pages: Sequence[tuple[PageLines, np.ndarray]], params: Params) -> Any:
 
     pages = [(p, x) for p, x in pages if params.trains_on(p, x)]
     x = np.concatenate([x for _, x in pages])
+    # (a veto, not a feature: the trees never see which lines the site's earlier pages
+    # had, so what they learn does not depend on the order the set's pages come in)
+    x[:, _SEEN] = 0.0
     y = np.concatenate([p.y for p, _ in pages])
     w = np.concatenate([p.w for p, _ in pages])
     model = HistGradientBoostingClassifier(
@@ -424,8 +429,23 @@ def report(results: list[dict[str, Any]]) -> None:
         )
 
 
+@dataclass(slots=True)
+class HeldOutPage:
+    """A held-out page the model decided on: its lines' probabilities, what the rules kept,
+    the vetoes, and its most probable type (for the threshold search)."""
+
+    page: PageLines
+    probs: np.ndarray
+    rule_keep: np.ndarray
+    vetoed: np.ndarray
+    most_probable: str
+
+
 def cross_validate(
-    pages: list[PageLines], params: Params, models_dir: Path | None
+    pages: list[PageLines],
+    params: Params,
+    models_dir: Path | None,
+    decided_pages: list[HeldOutPage] | None = None,
 ) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     for fold in range(FOLDS):
@@ -447,8 +467,19 @@ def cross_validate(
             # (a page the rules kept nothing of has no lines here: it scores as empty)
             rules = score_page(page, [bool(v) for v in page.x[:, 0]])
             probs = test_types[key(page)]
-            decided = line_model.decide(with_types(page, probs))
+            x = with_types(page, probs)
+            decided = line_model.decide(x)
             ours = rules if decided is None else score_page(page, decided)
+            if decided_pages is not None and line_model.decides_on_rows(x):
+                decided_pages.append(
+                    HeldOutPage(
+                        page,
+                        line_model.probabilities(x),
+                        x[:, 0] > 0,
+                        np.asarray([vetoed(row) for row in x], dtype=bool),
+                        PAGE_TYPES[int(np.argmax(probs))],
+                    )
+                )
             row: dict[str, Any] = {
                 "set": page.set_name,
                 "type": page.page_type,
@@ -463,6 +494,84 @@ def cross_validate(
             results.append(row)
         print(f"  fold {fold}: {len(test_pages)} held-out pages", file=sys.stderr)
     return results
+
+
+#: The (keep_above, drop_below) pairs the threshold search tries per page type.
+THRESHOLD_GRID: tuple[tuple[float, float], ...] = tuple(
+    (keep, drop)
+    for keep in (0.5, 0.6, 0.7, 0.8)
+    for drop in (0.0, 0.2, 0.3, 0.4, 0.5)
+    if drop <= keep
+)
+
+
+def headline(page: PageLines, keep: Sequence[bool]) -> float:
+    """A page's headline figure: WCXB's word F1 on WCXB, else token (or char) F1."""
+    scores = score_page(page, keep)
+    if "wcxb" in scores:
+        return scores["wcxb"]
+    p, r = scores["p"] or 0.0, scores["r"] or 0.0
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def keep_with(held: HeldOutPage, keep_above: float, drop_below: float) -> list[bool]:
+    """``LineModel.decide``'s verdicts with other thresholds."""
+    seen = held.page.x[:, _SEEN] > 0
+    keep = (
+        ((held.probs >= keep_above) & ~seen) | (held.rule_keep & (held.probs >= drop_below))
+    ) & ~held.vetoed
+    if not keep.any() and held.rule_keep.any():
+        keep = held.rule_keep
+    return [bool(k) for k in keep]
+
+
+def search_thresholds(held: Sequence[HeldOutPage], params: Params) -> None:
+    """Per most probable page type, the thresholds that do best on the other folds,
+    applied to each fold in turn (nested: a fold's pages never choose their own), against
+    the thresholds of ``params``; then the thresholds chosen on every fold."""
+    grid = THRESHOLD_GRID
+    table = np.asarray([[headline(h.page, keep_with(h, *pair)) for pair in grid] for h in held])
+    defaults = dict((name, (keep, drop)) for name, keep, drop in params.type_thresholds)
+    current = np.asarray(
+        [
+            headline(
+                h.page,
+                keep_with(
+                    h, *defaults.get(h.most_probable, (params.keep_above, params.drop_below))
+                ),
+            )
+            for h in held
+        ]
+    )
+    folds = np.asarray([h.page.fold for h in held])
+    types = np.asarray([h.most_probable for h in held])
+    nested = current.copy()
+    for fold in range(FOLDS):
+        for name in PAGE_TYPES:
+            choose = (folds != fold) & (types == name)
+            apply = (folds == fold) & (types == name)
+            if choose.any() and apply.any():
+                best = int(np.argmax(table[choose].sum(axis=0)))
+                nested[apply] = table[apply, best]
+    sets = np.asarray([h.page.set_name for h in held])
+    print("\nThresholds per most probable type, chosen on the other folds (nested):\n")
+    print(
+        "| set | pages decided | current thresholds | chosen per type | difference per page of the set |"
+    )
+    print("|---|---|---|---|---|")
+    for name in sorted(set(sets)):
+        mine = sets == name
+        print(
+            f"| {name} | {int(mine.sum())} | {current[mine].mean():.4f} | "
+            f"{nested[mine].mean():.4f} | {(nested[mine] - current[mine]).sum():+.2f} pages |"
+        )
+    print("\nChosen on every fold:", end=" ")
+    for name in PAGE_TYPES:
+        mine = types == name
+        if mine.any():
+            keep, drop = grid[int(np.argmax(table[mine].sum(axis=0)))]
+            print(f"{name}={keep}:{drop}", end=",")
+    print()
 
 
 def report_types(results: list[dict[str, Any]]) -> None:
@@ -536,6 +645,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-cv", action="store_true")
     parser.add_argument(
+        "--search-thresholds",
+        action="store_true",
+        help="search (keep_above, drop_below) per most probable page type, nested by fold",
+    )
+    parser.add_argument(
         "--type-thresholds",
         default=",".join(f"{n}={k}:{d}" for n, k, d in Params.type_thresholds),
         help="TYPE=KEEP_ABOVE:DROP_BELOW,... for pages of that most probable type",
@@ -578,10 +692,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     positive = sum(int(p.y.sum()) for p in pages)
     print(f"{len(pages)} pages, {lines} lines, {positive} labelled content", file=sys.stderr)
     if not args.no_cv:
-        results = cross_validate(pages, params, args.models)
+        held: list[HeldOutPage] = []
+        results = cross_validate(pages, params, args.models, held)
         print(f"\nHeld-out folds ({FOLDS}, sites disjoint), {params}:\n")
         report(results)
         report_types(results)
+        if args.search_thresholds:
+            search_thresholds(held, params)
         if args.results is not None:
             with args.results.open("w", encoding="utf-8") as handle:
                 for result in results:

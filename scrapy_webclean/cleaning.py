@@ -231,12 +231,12 @@ def _extract(
     """The extraction of one page model, with template flags when learning; returns the
     line signatures the template model learns from."""
     lines = build_lines(model)
-    template_flags = None
+    template_flags = seen_on_site = None
     signatures: list[int] = []
     if template_model is not None and site is not None:
         signatures = line_signatures(model, lines)
         short = [line.units < SHORT_LINE_UNITS for line in lines]
-        template_flags = template_model.template_flags(site, signatures, short)
+        template_flags, seen_on_site = template_model.template_evidence(site, signatures, short)
     extraction = extract_main(
         model,
         lines,
@@ -248,6 +248,7 @@ def _extract(
         product,
         opts.line_model,
         markup,
+        seen_on_site,
     )
     return extraction, signatures
 

@@ -94,6 +94,17 @@ def test_between_the_thresholds_the_rules_verdict_stands() -> None:
     assert between.decide([row(1.0, 0.0, True), row(1.0, 0.0, False)]) == [True, False]
 
 
+def test_a_line_seen_on_another_page_of_the_site_is_never_added() -> None:
+    """The model keeps a long line the rules dropped, unless the site's earlier pages had
+    it too (template the template model has not flagged yet); a line the rules kept
+    stays."""
+    model = LineModel(spec())
+    seen = FEATURE_NAMES.index("seen_on_site")
+    new, met, kept = row(3.0, 0.0, False), row(3.0, 0.0, False), row(3.0, 0.0, True)
+    met[seen] = kept[seen] = 1.0
+    assert model.decide([new, met, kept]) == [True, False, True]
+
+
 def test_pages_of_other_types_keep_the_rules_verdicts() -> None:
     model = LineModel(spec())
     assert model.decide([row(3.0, 0.0, False, "article")]) is None

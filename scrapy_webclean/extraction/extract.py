@@ -160,6 +160,7 @@ def extract_main(
     product: Callable[[], bool] | None = None,
     line_model: LineDecider | None = None,
     markup: str | None = None,
+    seen_on_site: Sequence[bool] | None = None,
 ) -> Extraction:
     """Choose the main region of a page and the content lines in it.
 
@@ -170,7 +171,10 @@ def extract_main(
     ``line_model`` (``linemodel.LineModel``) makes the final keep/drop call per line from
     the rules' verdicts and the lines' features (``linefeatures``), among them the page's
     type probabilities (``pagetype``; ``markup``, the page's decoded source, gives the
-    types its structured data declares).
+    types its structured data declares). ``seen_on_site[i]`` says line ``i`` was met on
+    an earlier page of the site (``TemplateModel.template_evidence``): the line model
+    never adds such a line to the rules' (a sidebar box of the site's first pages, before
+    the template model flags it).
     """
     opts = options or ExtractOptions()
     if not lines or len(model) == 0:
@@ -192,6 +196,7 @@ def extract_main(
         product,
         line_model,
         type_probs,
+        seen_on_site,
     )
     extraction = _extract_once(*args, forum=forum)
     if not forum and not any(extraction.kept):
@@ -224,6 +229,7 @@ def _extract_once(
     product: Callable[[], bool] | None,
     line_model: LineDecider | None,
     type_probs: Sequence[float],
+    seen_on_site: Sequence[bool] | None,
     forum: bool,
 ) -> Extraction:
     """``extract_main`` with the page read as a discussion thread or not (``forum``)."""
@@ -374,6 +380,7 @@ def _extract_once(
             page_type=rules_type,
             type_probs=type_probs,
             structural=structural,
+            seen_on_site=seen_on_site or (),
         )
         decided = line_model.decide(line_features(model, lines, rules), lines)
         if decided is not None:

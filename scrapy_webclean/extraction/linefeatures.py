@@ -70,6 +70,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "parent_log_chars",
     *(f"type_{name}" for name in PAGE_TYPES),
     "structural_drop",
+    "seen_on_site",
 )
 
 #: Page types of the rules (``Extraction.page_type``), as numbers.
@@ -138,6 +139,8 @@ class RuleState:
     #: Lines the structural rules dropped after the verdicts (a "related" section, a
     #: ``<noscript>`` copy, a repeated buy box).
     structural: Sequence[bool] = ()
+    #: Lines met on an earlier page of the site (``TemplateModel.template_evidence``).
+    seen_on_site: Sequence[bool] = ()
 
 
 def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> list[list[float]]:
@@ -202,6 +205,7 @@ def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> 
     headings = math.log1p(sum(1 for line in lines if tags[line.node] in _HEADINGS))
     type_probs = list(rules.type_probs) or [1.0 / len(PAGE_TYPES)] * len(PAGE_TYPES)
     structural = rules.structural or [False] * n
+    seen_on_site = rules.seen_on_site or [False] * n
     rows: list[list[float]] = []
     for i, line in enumerate(lines):
         text = line.text
@@ -257,6 +261,7 @@ def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> 
                 math.log1p(text_len[parent_of[i]]),
                 *type_probs,
                 1.0 if structural[i] else 0.0,
+                1.0 if seen_on_site[i] else 0.0,
             ]
         )
     return rows

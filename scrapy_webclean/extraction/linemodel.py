@@ -39,6 +39,7 @@ _TEMPLATE = FEATURE_NAMES.index("template")
 _NOISE = FEATURE_NAMES.index("drop_noisy")
 _HINT = FEATURE_NAMES.index("hint")
 _STRUCTURAL = FEATURE_NAMES.index("structural_drop")
+_SEEN = FEATURE_NAMES.index("seen_on_site")
 _TYPE_PROBS = slice(
     FEATURE_NAMES.index(f"type_{PAGE_TYPES[0]}"),
     FEATURE_NAMES.index(f"type_{PAGE_TYPES[-1]}") + 1,
@@ -48,7 +49,7 @@ _TYPE_PROBS = slice(
 MODEL_FORMAT = "webclean-line-trees-2"
 
 
-def _vetoed(row: Sequence[float]) -> bool:
+def vetoed(row: Sequence[float]) -> bool:
     """The rules' vetoes, which the model never overturns: a line the site's template
     repeats, a noise line (copyright, consent, share buttons ...), a line in a comment,
     share or related-links container (cross-validated: keeping them cost precision), a
@@ -87,8 +88,9 @@ class LineModel:
 
     A line is kept when its probability is at least ``keep_above``, or when the rules kept
     it and its probability is at least ``drop_below``: between the two, the rules' verdict
-    stands, and the rules' vetoes (:func:`_vetoed`) always stand; a page the model would
-    leave empty keeps the rules' verdicts. ``type_thresholds``
+    stands, and the rules' vetoes (:func:`vetoed`) always stand; a line met on an earlier
+    page of the site (``seen_on_site``) is kept only when the rules kept it; a page the
+    model would leave empty keeps the rules' verdicts. ``type_thresholds``
     gives other thresholds for pages of a most probable type (a collection's items are
     kept by the rules, not dropped by the model). The model decides on
     pages whose rules' page type (``linefeatures.PAGE_TYPE_CODES``) is one of
@@ -175,25 +177,31 @@ class LineModel:
             return True
         return bool(type_probs) and _most_probable(type_probs) in self.model_types
 
+    def decides_on_rows(self, rows: Sequence[Sequence[float]]) -> bool:
+        """Whether the model decides on a page of these feature rows (its rules' page type
+        and type probabilities are in every row)."""
+        if not len(rows):
+            return False
+        first = rows[0]
+        return int(first[_PAGE_TYPE]) in self.page_types or (
+            _most_probable(first[_TYPE_PROBS]) in self.model_types
+        )
+
     def decide(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line] = ()
     ) -> list[bool] | None:
         """Keep (True) or drop each line; None for a page the model leaves to the rules."""
-        if not len(rows):
+        if not self.decides_on_rows(rows):
             return None
-        first = rows[0]
-        most_probable = _most_probable(first[_TYPE_PROBS])
-        if int(first[_PAGE_TYPE]) not in self.page_types and (
-            most_probable not in self.model_types
-        ):
-            return None
+        most_probable = _most_probable(rows[0][_TYPE_PROBS])
         keep_above, drop_below = self.type_thresholds.get(
             most_probable, (self.keep_above, self.drop_below)
         )
         keep = [
-            bool(p >= keep_above or (row[_RULE_KEEP] and p >= drop_below)) and not _vetoed(row)
+            bool(row[_RULE_KEEP] and p >= drop_below) or bool(p >= keep_above and not row[_SEEN])
             for p, row in zip(self.probabilities(rows), rows, strict=True)
         ]
+        keep = [k and not vetoed(row) for k, row in zip(keep, rows, strict=True)]
         if not any(keep) and any(row[_RULE_KEEP] for row in rows):
             return None  # (the model never empties a page the rules read: theirs stands)
         return keep

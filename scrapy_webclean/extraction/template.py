@@ -159,20 +159,31 @@ class TemplateModel:
         on, while a long paragraph met on just one other page (a copy, a quotation) is
         never taken for template.
         """
+        return self.template_evidence(site, signatures, short)[0]
+
+    def template_evidence(
+        self, site: str, signatures: Sequence[int], short: Sequence[bool] | None = None
+    ) -> tuple[list[bool], list[bool]]:
+        """:meth:`template_flags`, and for each line whether it was seen on any earlier
+        page of ``site`` at all (one look-up of the store for both)."""
         pages = self.store.pages(site)
+        if pages < 1 or not signatures:
+            return [False] * len(signatures), [False] * len(signatures)
+        counts = self.store.counts(site, signatures)
+        seen = [count >= 1 for count in counts]
         floor = min(self.min_pages, self.min_pages_short) if short is not None else self.min_pages
-        if pages < floor or not signatures:
-            return [False] * len(signatures)
+        if pages < floor:
+            return [False] * len(signatures), seen
         share = self.min_share * pages
         needed = max(self.min_pages, share)
         needed_short = max(self.min_pages_short, share)
-        counts = self.store.counts(site, signatures)
         if short is None:
-            return [count >= needed for count in counts]
-        return [
+            return [count >= needed for count in counts], seen
+        flags = [
             count >= (needed_short if is_short else needed)
             for count, is_short in zip(counts, short, strict=False)
         ]
+        return flags, seen
 
     def learn(self, site: str, signatures: Iterable[int]) -> None:
         """Count one more page of ``site``."""
