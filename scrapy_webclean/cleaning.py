@@ -78,6 +78,12 @@ class CleanOptions:
     #: and the pages its page-type model finds to be no article or documentation
     #: (services, products, collections); the rules decide the rest.
     line_model: LineDecider | None = field(default_factory=lambda: default_line_model())
+    #: With a template model (a ``Cleaner``, a crawl), the line model decides only once
+    #: this many pages of the page's site were learned: on a site's first page nothing
+    #: tells its template from its content (the rules decide there), from the next on a
+    #: line met on an earlier page is never added (``WEBCLEAN_LINE_MODEL_MIN_SITE_PAGES``;
+    #: ``CleanPipeline`` sets 1, the default 0 decides from the first page on).
+    line_model_min_site_pages: int = 0
 
 
 @lru_cache(maxsize=16)
@@ -161,6 +167,8 @@ def _clean(
         extraction, signatures = _extract(
             model, url, site, title, opts, classifier, template_model, product, markup
         )
+    if extraction.page_type == "other" and any(extraction.kept):
+        _drop_site_slogans(model, extraction)
     if template_model is not None and site is not None:
         template_model.learn(site, signatures)
     text = extraction.text
@@ -233,7 +241,15 @@ def _extract(
     lines = build_lines(model)
     template_flags = seen_on_site = None
     signatures: list[int] = []
+    line_model = opts.line_model
     if template_model is not None and site is not None:
+        first_pages = opts.line_model_min_site_pages
+        if (
+            line_model is not None
+            and first_pages
+            and template_model.store.pages(site) < first_pages
+        ):
+            line_model = None
         signatures = line_signatures(model, lines)
         short = [line.units < SHORT_LINE_UNITS for line in lines]
         template_flags, seen_on_site = template_model.template_evidence(site, signatures, short)
@@ -246,7 +262,7 @@ def _extract(
         template_flags,
         url,
         product,
-        opts.line_model,
+        line_model,
         markup,
         seen_on_site,
     )
@@ -302,6 +318,32 @@ def _site_names(model: PageModel) -> set[str]:
             if start < len(labels) - 1:
                 names.add(_name_key("".join(labels[start:])))
     return names
+
+
+def _logo_names(model: PageModel) -> set[str]:
+    """The keys of the alt texts of the images that link to the site's front page (its
+    logo: ``<a href="/"><img alt="Site name"></a>``)."""
+    names: set[str] = set()
+    for image in model.images:
+        link = image.link_url
+        if link and is_site_root(link):
+            key = _name_key(image.alt)
+            if key:
+                names.add(key)
+    return names
+
+
+def _drop_site_slogans(model: PageModel, extraction: Extraction) -> None:
+    """A page read as a few short lines (type "other") whose every kept line opens with
+    the site's name ("Example News · Tomorrow's news today", a header's slogan) has no
+    main content: its lines are dropped. (A sitemap or an empty section of a site whose
+    template the crawl has not learned yet showed the slogan as its text.)"""
+    names = {name for name in _site_names(model) | _logo_names(model) if len(name) >= 2}
+    if not names:
+        return
+    kept = [line for line, keep in zip(extraction.lines, extraction.kept, strict=False) if keep]
+    if all(any(_name_key(line.text).startswith(name) for name in names) for line in kept):
+        extraction.kept = [False] * len(extraction.lines)
 
 
 def _is_site_name(text: str, site_names: set[str]) -> bool:

@@ -664,3 +664,21 @@ def test_a_long_comment_thread_does_not_take_the_region_from_the_article() -> No
     assert result.page_type == "article"
     assert "Back in August." in result.text
     assert "lovely words" not in result.text
+
+
+def test_a_page_whose_only_text_is_the_sites_slogan_has_no_main_content() -> None:
+    """A sitemap of bare links: the short-page reading found the header's slogan, which
+    opens with the site's name (the logo's alt text), and that is no content; a short
+    post's own line stays."""
+    header = (
+        '<div class="hd"><a class="logo" href="/"><img src="/logo.png" alt="Gadget Front"></a>'
+        '<span class="slogan">Gadget Front · the next step in tech</span></div>'
+    )
+    links = "".join(f'<li><a href="/c/{i}">Channel {i}</a></li>' for i in range(6))
+    sitemap = clean_html(page(f"{header}<ul>{links}</ul>"), "https://gadgets.example/sitemap/")
+    assert sitemap.text == "" and sitemap.page_type == "other"
+    post = clean_html(
+        page(f"{header}<ul>{links}</ul><p>No stories in this section yet.</p>"),
+        "https://gadgets.example/section/",
+    )
+    assert "No stories in this section yet." in post.text

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from scrapy_webclean import CleanOptions, clean_html
+from scrapy_webclean import Cleaner, CleanOptions, clean_html
 from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
 from scrapy_webclean.extraction.linemodel import (
     DEFAULT_MODEL_PATH,
@@ -246,3 +246,32 @@ def test_no_features_are_computed_for_a_page_the_model_leaves() -> None:
     assert decider.rows == 0
     assert not LineModel(spec()).decides_on("article")
     assert LineModel(spec()).decides_on("listing")
+
+
+def test_in_a_crawl_the_model_waits_for_the_sites_first_page() -> None:
+    """With ``line_model_min_site_pages`` (1 in a crawl), a site's first page is read by
+    the rules alone; from the site's second page on the model decides (here one that
+    drops every long line: the item titles go, the new short lines stay)."""
+    url = "https://recipes.example.org/all"
+    second_page = LISTING.replace("Slow-cooked", "Quick").replace("Ready in", "Cooks in")
+    drop_long = LineModel(
+        spec(
+            base=50.0,
+            trees=[
+                {
+                    "feature": [UNITS, 0, 0],
+                    "threshold": [2.0, 0.0, 0.0],
+                    "left": [1, -1, -1],
+                    "right": [2, -1, -1],
+                    "value": [0.0, 0.0, -100.0],
+                }
+            ],
+        )
+    )
+    rules = Cleaner(CleanOptions(line_model=None))
+    model = Cleaner(CleanOptions(line_model=drop_long, line_model_min_site_pages=1))
+    assert model.clean(LISTING, url).text == rules.clean(LISTING, url).text
+    rules_second = rules.clean(second_page, url + "?page=2").text
+    model_second = model.clean(second_page, url + "?page=2").text
+    assert "Quick bean stew number 3" in rules_second and "Cooks in 23 minutes." in rules_second
+    assert "Quick bean stew" not in model_second and "Cooks in 23 minutes." in model_second

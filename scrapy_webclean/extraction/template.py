@@ -165,7 +165,8 @@ class TemplateModel:
         self, site: str, signatures: Sequence[int], short: Sequence[bool] | None = None
     ) -> tuple[list[bool], list[bool]]:
         """:meth:`template_flags`, and for each line whether it was seen on any earlier
-        page of ``site`` at all (one look-up of the store for both)."""
+        page of ``site`` at all (one look-up of the store for both). With no earlier page
+        (no earlier page of the site) both are all False."""
         pages = self.store.pages(site)
         if pages < 1 or not signatures:
             return [False] * len(signatures), [False] * len(signatures)

@@ -77,6 +77,7 @@ def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
             max_text=get_setting(settings, "WEBCLEAN_MAX_TEXT_CHARS"),
         ),
         line_model=line_model_named(get_setting(settings, "WEBCLEAN_LINE_MODEL")),
+        line_model_min_site_pages=get_setting(settings, "WEBCLEAN_LINE_MODEL_MIN_SITE_PAGES"),
     )
 
 

@@ -447,6 +447,14 @@ SETTINGS: tuple[Setting, ...] = (
         line_model_choice(),
     ),
     Setting(
+        "WEBCLEAN_LINE_MODEL_MIN_SITE_PAGES",
+        1,
+        "Pages of a site the crawl must have learned before the line model decides on the "
+        "site's pages (the rules decide before: on a site's first page nothing tells its "
+        "template from its content, and the model would keep a sidebar's sentence).",
+        integer(minimum=0),
+    ),
+    Setting(
         "WEBCLEAN_MIN_BLOCK_CHARS",
         QuarkOptions().min_block_chars,
         "Characters of text that make a B tag (div, td, ...) a block of its own.",
