@@ -77,7 +77,8 @@ from scrapy_webclean.extraction.linemodel import (  # noqa: E402
     DEFAULT_MODEL_PATH,
     MODEL_FORMAT,
     LineModel,
-    vetoed,
+    model_decides,
+    verdicts,
 )
 from scrapy_webclean.extraction.lines import Line  # noqa: E402
 from scrapy_webclean.extraction.pagetype import (  # noqa: E402
@@ -280,9 +281,9 @@ def decides(x: np.ndarray, params: Params) -> bool:
     """Whether the model decides on a page of feature rows ``x`` (as ``LineModel``)."""
     if not len(x):
         return False
-    if int(x[0, _PAGE_TYPE]) in params.codes():
-        return True
-    return PAGE_TYPES[int(np.argmax(x[0, _TYPE_COLS]))] in params.model_types
+    model_types = frozenset(PAGE_TYPES.index(name) for name in params.model_types)
+    codes = frozenset(params.codes())
+    return model_decides(int(x[0, _PAGE_TYPE]), x[0, _TYPE_COLS], codes, model_types)
 
 
 _TYPE_COLS = slice(
@@ -431,13 +432,12 @@ def report(results: list[dict[str, Any]]) -> None:
 
 @dataclass(slots=True)
 class HeldOutPage:
-    """A held-out page the model decided on: its lines' probabilities, what the rules kept,
-    the vetoes, and its most probable type (for the threshold search)."""
+    """A held-out page the model decided on: its feature rows (type columns filled), its
+    lines' probabilities and its most probable type (for the threshold search)."""
 
     page: PageLines
+    rows: np.ndarray
     probs: np.ndarray
-    rule_keep: np.ndarray
-    vetoed: np.ndarray
     most_probable: str
 
 
@@ -473,11 +473,7 @@ def cross_validate(
             if decided_pages is not None and line_model.decides_on_rows(x):
                 decided_pages.append(
                     HeldOutPage(
-                        page,
-                        line_model.probabilities(x),
-                        x[:, 0] > 0,
-                        np.asarray([vetoed(row) for row in x], dtype=bool),
-                        PAGE_TYPES[int(np.argmax(probs))],
+                        page, x, line_model.probabilities(x), PAGE_TYPES[int(np.argmax(probs))]
                     )
                 )
             row: dict[str, Any] = {
@@ -516,13 +512,8 @@ def headline(page: PageLines, keep: Sequence[bool]) -> float:
 
 def keep_with(held: HeldOutPage, keep_above: float, drop_below: float) -> list[bool]:
     """``LineModel.decide``'s verdicts with other thresholds."""
-    seen = held.page.x[:, _SEEN] > 0
-    keep = (
-        ((held.probs >= keep_above) & ~seen) | (held.rule_keep & (held.probs >= drop_below))
-    ) & ~held.vetoed
-    if not keep.any() and held.rule_keep.any():
-        keep = held.rule_keep
-    return [bool(k) for k in keep]
+    keep = verdicts(held.probs, held.rows, keep_above, drop_below)
+    return [bool(k) for k in held.rows[:, 0]] if keep is None else keep
 
 
 def search_thresholds(held: Sequence[HeldOutPage], params: Params) -> None:

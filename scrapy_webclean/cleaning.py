@@ -243,16 +243,12 @@ def _extract(
     signatures: list[int] = []
     line_model = opts.line_model
     if template_model is not None and site is not None:
-        first_pages = opts.line_model_min_site_pages
-        if (
-            line_model is not None
-            and first_pages
-            and template_model.store.pages(site) < first_pages
-        ):
-            line_model = None
         signatures = line_signatures(model, lines)
         short = [line.units < SHORT_LINE_UNITS for line in lines]
-        template_flags, seen_on_site = template_model.template_evidence(site, signatures, short)
+        evidence = template_model.template_evidence(site, signatures, short)
+        template_flags, seen_on_site = evidence.flags, evidence.seen
+        if evidence.pages < opts.line_model_min_site_pages:
+            line_model = None
     extraction = extract_main(
         model,
         lines,

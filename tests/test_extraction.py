@@ -92,9 +92,9 @@ def test_template_evidence_also_says_which_lines_were_seen_before() -> None:
     """A long line met on one earlier page is no template yet, but it was seen: the line
     model may not add it (a sidebar box on a site's second page)."""
     model = TemplateModel(min_pages=2, min_share=0.3)
-    assert model.template_evidence("s", [1, 2]) == ([False, False], [False, False])
+    assert model.template_evidence("s", [1, 2])[:2] == ([False, False], [False, False])
     model.learn("s", [1, 2])
-    flags, seen = model.template_evidence("s", [1, 2, 3], short=[False, False, False])
+    flags, seen, _ = model.template_evidence("s", [1, 2, 3], short=[False, False, False])
     assert flags == [False, False, False] and seen == [True, True, False]
 
 

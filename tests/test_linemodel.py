@@ -31,6 +31,17 @@ RULE_KEEP = FEATURE_NAMES.index("rule_keep")
 PAGE_TYPE = FEATURE_NAMES.index("page_type")
 
 
+def stump(feature: int, threshold: float, low: float, high: float) -> dict[str, list[Any]]:
+    """A tree of one split: ``low`` up to ``threshold`` of ``feature``, ``high`` above."""
+    return {
+        "feature": [feature, 0, 0],
+        "threshold": [threshold, 0.0, 0.0],
+        "left": [1, -1, -1],
+        "right": [2, -1, -1],
+        "value": [0.0, low, high],
+    }
+
+
 def spec(**overrides: Any) -> dict[str, Any]:
     """Two stumps: +2 for a long line, -3 for a linked one; base -0.5."""
     out: dict[str, Any] = {
@@ -42,22 +53,7 @@ def spec(**overrides: Any) -> dict[str, Any]:
         "model_types": [],
         "base": -0.5,
         "depth": 1,
-        "trees": [
-            {
-                "feature": [UNITS, 0, 0],
-                "threshold": [2.0, 0.0, 0.0],
-                "left": [1, -1, -1],
-                "right": [2, -1, -1],
-                "value": [0.0, 0.0, 2.0],
-            },
-            {
-                "feature": [DENSITY, 0, 0],
-                "threshold": [0.5, 0.0, 0.0],
-                "left": [1, -1, -1],
-                "right": [2, -1, -1],
-                "value": [0.0, 0.0, -3.0],
-            },
-        ],
+        "trees": [stump(UNITS, 2.0, 0.0, 2.0), stump(DENSITY, 0.5, 0.0, -3.0)],
     }
     out.update(overrides)
     return out
@@ -184,15 +180,7 @@ def test_the_models_verdicts_are_what_the_cleaner_keeps() -> None:
     long_only = LineModel(
         spec(
             base=-50.0,
-            trees=[
-                {
-                    "feature": [UNITS, 0, 0],
-                    "threshold": [2.0, 0.0, 0.0],
-                    "left": [1, -1, -1],
-                    "right": [2, -1, -1],
-                    "value": [0.0, 0.0, 100.0],
-                }
-            ],
+            trees=[stump(UNITS, 2.0, 0.0, 100.0)],
         )
     )
     titles = clean_html(LISTING, url, options=CleanOptions(line_model=long_only)).text
@@ -257,15 +245,7 @@ def test_in_a_crawl_the_model_waits_for_the_sites_first_page() -> None:
     drop_long = LineModel(
         spec(
             base=50.0,
-            trees=[
-                {
-                    "feature": [UNITS, 0, 0],
-                    "threshold": [2.0, 0.0, 0.0],
-                    "left": [1, -1, -1],
-                    "right": [2, -1, -1],
-                    "value": [0.0, 0.0, -100.0],
-                }
-            ],
+            trees=[stump(UNITS, 2.0, 0.0, -100.0)],
         )
     )
     rules = Cleaner(CleanOptions(line_model=None))

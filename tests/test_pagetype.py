@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
-from scrapy_webclean.extraction.linemodel import MODEL_FORMAT, LineModel, default_line_model
+from scrapy_webclean.extraction.linemodel import LineModel, default_line_model
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.pagetype import (
     PAGE_FEATURE_NAMES,
@@ -20,6 +20,7 @@ from scrapy_webclean.extraction.pagetype import (
 from scrapy_webclean.extraction.trees import TreeEnsemble
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.html.pagemodel import build_page_model
+from tests.test_linemodel import spec, stump
 
 
 def features(html: str, url: str | None) -> dict[str, float]:
@@ -68,16 +69,6 @@ def test_features_read_the_address_the_declared_types_and_the_layout() -> None:
     assert features("<p>Hello there.</p>", None)["url_depth"] == 0.0
 
 
-def stump(feature: int, threshold: float, low: float, high: float) -> dict[str, list[Any]]:
-    return {
-        "feature": [feature, 0, 0],
-        "threshold": [threshold, 0.0, 0.0],
-        "left": [1, -1, -1],
-        "right": [2, -1, -1],
-        "value": [0.0, low, high],
-    }
-
-
 def test_trees_of_several_outputs_sum_per_output() -> None:
     # two rounds of three outputs: round-major, output within a round
     trees = [stump(0, 0.5, 1.0, 2.0), stump(0, 0.5, 0.0, 0.0), stump(1, 0.5, -1.0, 3.0)] * 2
@@ -116,22 +107,16 @@ def test_page_type_probabilities_are_a_softmax_of_the_outputs() -> None:
         PageTypeModel({**page_type_spec(), "classes": ["article"]})
 
 
-def line_spec(**overrides: Any) -> dict[str, Any]:
-    """Keeps every line (base +50) of the pages it decides on."""
-    spec: dict[str, Any] = {
-        "format": MODEL_FORMAT,
-        "features": list(FEATURE_NAMES),
-        "keep_above": 0.6,
-        "drop_below": 0.4,
-        "page_types": [],
-        "model_types": ["product"],
-        "base": 50.0,
-        "depth": 1,
-        "trees": [stump(0, 0.5, 0.0, 0.0)],
-        "page_type_model": page_type_spec(),
-    }
-    spec.update(overrides)
-    return spec
+def line_spec() -> dict[str, Any]:
+    """Keeps every line (base +50) of the pages it decides on: those of a most probable
+    type "product"."""
+    return spec(
+        page_types=[],
+        model_types=["product"],
+        base=50.0,
+        trees=[stump(0, 0.5, 0.0, 0.0)],
+        page_type_model=page_type_spec(),
+    )
 
 
 def test_the_line_model_decides_on_the_types_it_was_trained_for() -> None:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scrapy_webclean.extraction.lines import Line
-from scrapy_webclean.extraction.pagetype import PAGE_TYPES
+from scrapy_webclean.extraction.pagetype import PAGE_TYPES, uniform_probabilities
 from scrapy_webclean.html.pagemodel import PageModel
 
 #: The feature columns, in order (a model file names them; a mismatch refuses the file).
@@ -203,7 +203,7 @@ def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> 
     prose_share = sum(line.units for line in lines if line.prose) / total_units
     item_share = sum(line.units for line in lines if tags[line.node] == "li") / total_units
     headings = math.log1p(sum(1 for line in lines if tags[line.node] in _HEADINGS))
-    type_probs = list(rules.type_probs) or [1.0 / len(PAGE_TYPES)] * len(PAGE_TYPES)
+    type_probs = list(rules.type_probs) or uniform_probabilities()
     structural = rules.structural or [False] * n
     seen_on_site = rules.seen_on_site or [False] * n
     rows: list[list[float]] = []

@@ -173,9 +173,8 @@ class LineModel:
     def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool:
         """Whether the model decides on a page the rules read as ``page_type`` and the
         page-type model gives ``type_probs``."""
-        if PAGE_TYPE_CODES.get(page_type, -1) in self.page_types:
-            return True
-        return bool(type_probs) and _most_probable(type_probs) in self.model_types
+        code = PAGE_TYPE_CODES.get(page_type, -1)
+        return model_decides(code, type_probs, self.page_types, self.model_types)
 
     def decides_on_rows(self, rows: Sequence[Sequence[float]]) -> bool:
         """Whether the model decides on a page of these feature rows (its rules' page type
@@ -183,8 +182,8 @@ class LineModel:
         if not len(rows):
             return False
         first = rows[0]
-        return int(first[_PAGE_TYPE]) in self.page_types or (
-            _most_probable(first[_TYPE_PROBS]) in self.model_types
+        return model_decides(
+            int(first[_PAGE_TYPE]), first[_TYPE_PROBS], self.page_types, self.model_types
         )
 
     def decide(
@@ -193,27 +192,56 @@ class LineModel:
         """Keep (True) or drop each line; None for a page the model leaves to the rules."""
         if not self.decides_on_rows(rows):
             return None
-        most_probable = _most_probable(rows[0][_TYPE_PROBS])
         keep_above, drop_below = self.type_thresholds.get(
-            most_probable, (self.keep_above, self.drop_below)
+            most_probable(rows[0][_TYPE_PROBS]), (self.keep_above, self.drop_below)
         )
-        keep = [
-            bool(row[_RULE_KEEP] and p >= drop_below) or bool(p >= keep_above and not row[_SEEN])
-            for p, row in zip(self.probabilities(rows), rows, strict=True)
-        ]
-        keep = [k and not vetoed(row) for k, row in zip(keep, rows, strict=True)]
-        if not any(keep) and any(row[_RULE_KEEP] for row in rows):
-            return None  # (the model never empties a page the rules read: theirs stands)
-        return keep
+        return verdicts(self.probabilities(rows), rows, keep_above, drop_below)
 
 
-def _most_probable(type_probs: Sequence[float]) -> int:
+def model_decides(
+    rules_code: int,
+    type_probs: Sequence[float],
+    page_types: frozenset[int],
+    model_types: frozenset[int],
+) -> bool:
+    """Whether a line model decides on a page: the rules read it as one of ``page_types``
+    (``linefeatures.PAGE_TYPE_CODES``), or its most probable type is one of
+    ``model_types`` (indexes of ``pagetype.PAGE_TYPES``)."""
+    if rules_code in page_types:
+        return True
+    return len(type_probs) > 0 and most_probable(type_probs) in model_types
+
+
+def verdicts(
+    probs: Sequence[float] | np.ndarray,
+    rows: Sequence[Sequence[float]],
+    keep_above: float,
+    drop_below: float,
+) -> list[bool] | None:
+    """The keep flags of a page's lines from their probabilities: kept at ``keep_above``
+    (unless met on an earlier page of the site), or when the rules kept it at
+    ``drop_below``; never a vetoed line (:func:`vetoed`). None when nothing would be kept
+    of a page the rules kept something of: their verdicts stand."""
+    keep = [
+        bool((row[_RULE_KEEP] and p >= drop_below) or (p >= keep_above and not row[_SEEN]))
+        and not vetoed(row)
+        for p, row in zip(probs, rows, strict=True)
+    ]
+    if not any(keep) and any(row[_RULE_KEEP] for row in rows):
+        return None
+    return keep
+
+
+def most_probable(type_probs: Sequence[float]) -> int:
     """The index of the most probable page type."""
     return max(range(len(type_probs)), key=type_probs.__getitem__)
 
 
+@lru_cache(maxsize=8)
 def _model_of_file(path: str) -> LineModel:
-    """The model of a file: the shipped model once read, any other file read anew."""
+    """The model of a file, read once per process (the shipped model is
+    :func:`default_line_model`'s): the settings check, the pipeline and each worker's
+    unpickling ask for it."""
     if Path(path) == DEFAULT_MODEL_PATH:
         model = default_line_model()
         if model is not None:

@@ -11,7 +11,8 @@ buy boxes are not. The hand rules guess three kinds from the page's layout
 gain on forums, listings and products comes from such a classifier).
 
 The features (:data:`PAGE_FEATURE_NAMES`) are the page's address (depth, numbers, words
-of the path from ``data/page_type_url_words.txt``), the schema.org and Open Graph types its markup declares, and its layout: how much of its text is prose, list items, table
+of the path from ``data/page_type_url_words.txt``), the schema.org and Open Graph types
+its markup declares, and its layout: how much of its text is prose, list items, table
 cells, code, links; its headings, forms, prices, dates, images and repeated line shapes.
 Nothing names a site. The model is boosted trees (``trees``) trained by
 ``benchmarks/train_extraction.py`` on the dev sets, fold by fold, and shipped inside the

@@ -27,7 +27,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.html.pagemodel import PageModel
@@ -133,6 +133,17 @@ def line_signatures(model: PageModel, lines: Sequence[Line]) -> list[int]:
     return signatures
 
 
+class TemplateEvidence(NamedTuple):
+    """What the template model knows of a page's lines (``template_evidence``)."""
+
+    #: Each line recurs on enough earlier pages of the site to be template.
+    flags: list[bool]
+    #: Each line was met on at least one earlier page of the site.
+    seen: list[bool]
+    #: Pages of the site learned so far.
+    pages: int
+
+
 class TemplateModel:
     """Learns, per site, which lines recur across pages; flags them on later pages."""
 
@@ -159,32 +170,33 @@ class TemplateModel:
         on, while a long paragraph met on just one other page (a copy, a quotation) is
         never taken for template.
         """
-        return self.template_evidence(site, signatures, short)[0]
+        return self.template_evidence(site, signatures, short).flags
 
     def template_evidence(
         self, site: str, signatures: Sequence[int], short: Sequence[bool] | None = None
-    ) -> tuple[list[bool], list[bool]]:
-        """:meth:`template_flags`, and for each line whether it was seen on any earlier
-        page of ``site`` at all (one look-up of the store for both). With no earlier page
-        (no earlier page of the site) both are all False."""
+    ) -> TemplateEvidence:
+        """:meth:`template_flags`, for each line whether it was seen on any earlier page of
+        ``site`` at all, and how many pages of ``site`` were learned (one look-up of the
+        store for all three). With no earlier page of the site the flags are all False."""
         pages = self.store.pages(site)
         if pages < 1 or not signatures:
-            return [False] * len(signatures), [False] * len(signatures)
+            none = [False] * len(signatures)
+            return TemplateEvidence(none, none[:], pages)
         counts = self.store.counts(site, signatures)
         seen = [count >= 1 for count in counts]
         floor = min(self.min_pages, self.min_pages_short) if short is not None else self.min_pages
         if pages < floor:
-            return [False] * len(signatures), seen
+            return TemplateEvidence([False] * len(signatures), seen, pages)
         share = self.min_share * pages
         needed = max(self.min_pages, share)
         needed_short = max(self.min_pages_short, share)
         if short is None:
-            return [count >= needed for count in counts], seen
+            return TemplateEvidence([count >= needed for count in counts], seen, pages)
         flags = [
             count >= (needed_short if is_short else needed)
             for count, is_short in zip(counts, short, strict=False)
         ]
-        return flags, seen
+        return TemplateEvidence(flags, seen, pages)
 
     def learn(self, site: str, signatures: Iterable[int]) -> None:
         """Count one more page of ``site``."""

@@ -4,8 +4,8 @@ The trained models of the extractor (the line model, ``linemodel``, and the page
 model, ``pagetype``) are gradient-boosted trees exported by
 ``benchmarks/train_extraction.py`` as JSON arrays (never a pickle): per tree, each node's
 feature, threshold, left and right child (-1 for a leaf) and value. A model has one output
-(a binary decision: one tree per boosting round) or several (one tree per class and round,
-``outputs`` of them, class-major within a round).
+(a binary decision: one tree per boosting round) or several (``outputs`` of them: one
+tree per class in each round, the trees stored round after round).
 
 Inference walks every tree for every row at once (one gather per tree level), a fraction
 of a millisecond for a page. numpy does no BLAS work here; its BLAS and OpenMP pools are
