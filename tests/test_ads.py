@@ -231,11 +231,27 @@ def test_image_urls_are_pruned_before_the_media_pipeline() -> None:
     assert crawler.stats.get_value("webclean/images/saved/ad") == 1  # type: ignore[union-attr]
 
 
-def test_an_image_in_the_main_content_is_never_template() -> None:
+def test_an_image_in_the_main_content_of_most_of_its_pages_is_never_template() -> None:
     model = AdImageModel()
     for number in range(1, 6):
         model.observe_page(url(number), page(number))
-    model.note_main_content(url(5), [f"{SITE}/static/logo.png"])
+    for number in (3, 4, 5):
+        model.note_main_content(url(number), [f"{SITE}/static/logo.png"])
+    verdict = model.judge(f"{SITE}/static/logo.png", url(5))
+    assert not verdict.drop and "in_main_content" in verdict.reasons
+
+
+def test_an_icon_a_cleaner_once_took_into_the_main_content_stays_template() -> None:
+    # A print icon or a spinner beside the text of one page (of five cleaned pages that
+    # show it) is still the site's template: one page's main content does not protect it.
+    # It stays protected on that page, whose main content holds it.
+    model = AdImageModel()
+    for number in range(1, 6):
+        model.observe_page(url(number), page(number))
+        model.note_main_content(url(number), [f"{SITE}/static/logo.png"] if number == 5 else [])
+    verdict = model.judge(f"{SITE}/static/logo.png", url(4))
+    assert verdict.drop and verdict.kind == "template"
+    assert "in_main_content" not in verdict.reasons
     verdict = model.judge(f"{SITE}/static/logo.png", url(5))
     assert not verdict.drop and "in_main_content" in verdict.reasons
 

@@ -64,6 +64,8 @@ Kind = Literal["ad", "pixel", "template", "content"]
 
 _AD_HOSTS = "ad_hosts"
 _MAIN = "main_content"
+#: Per image key, the cleaned pages (``note_main_content``) that show it.
+_SHOWN_CLEANED = "shown_cleaned"
 
 
 @dataclass(slots=True, frozen=True)
@@ -127,6 +129,9 @@ class AdModelOptions:
     #: falls short is not certain yet: a crawler waits for more pages.
     borderline_waits: bool = True
     entropy_threshold: float = 0.95
+    #: An image the cleaner found in the main content of at least this share of the
+    #: cleaned pages that show it is never template on the site (``note_main_content``).
+    main_content_share: float = 0.5
     drop_template: bool = True
     words: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_AD_WORDS))
     #: Pages whose image links are kept for ``judge`` (least recently observed dropped).
@@ -154,8 +159,9 @@ class AdImageModel:
             tuple[object, ...], tuple[str, list[str], float, tuple[str, ...]]
         ] = {}
         self._stop = all_stopwords()
-        #: Pages whose main content a cleaner reported (:meth:`note_main_content`).
-        self._cleaned: OrderedDict[str, None] = OrderedDict()
+        #: Pages whose main content a cleaner reported (:meth:`note_main_content`), with
+        #: the keys of the images found in it.
+        self._cleaned: OrderedDict[str, frozenset[str]] = OrderedDict()
 
     # -- observing -----------------------------------------------------------------------
 
@@ -170,17 +176,29 @@ class AdImageModel:
         return links
 
     def note_main_content(self, page_url: str, image_srcs: list[str]) -> None:
-        """Record the images a cleaner found inside a page's main content (none, too): an
-        image seen there is never taken for template, however often the site repeats it;
-        and the page's main content is known (:meth:`main_content_known`)."""
-        self._cleaned[page_url] = None
+        """Record the images a cleaner found inside a page's main content (none, too).
+
+        An image is never template when judged for a page whose main content holds it,
+        nor on any page of the site once it was in the main content of at least
+        ``main_content_share`` of the cleaned pages that show it (an article photo the
+        site repeats); an icon a cleaner took in with the text of one page of many (a
+        print button, a spinner) is protected on that page only. The page's main content
+        is then known (:meth:`main_content_known`)."""
+        site = site_key(page_url)
+        keys = {image_key(src) for src in image_srcs}
+        self._cleaned[page_url] = frozenset(keys)
         self._cleaned.move_to_end(page_url)
         while len(self._cleaned) > self.options.recent_pages:
             self._cleaned.popitem(last=False)
-        site = site_key(page_url)
-        keys = {image_key(src) for src in image_srcs}
+        updates: list[tuple[str, list[tuple[str, float]]]] = []
         if keys:
-            self.store.add(site, _MAIN, ((key, 1.0) for key in keys))
+            updates.append((_MAIN, [(key, 1.0) for key in keys]))
+        observed = self._recent.get(page_url)
+        if observed:
+            shown = {entry.key for entry in observed.values()}
+            updates.append((_SHOWN_CLEANED, [(key, 1.0) for key in shown]))
+        if updates:
+            self.store.add_many(site, updates)
 
     def observe_links(self, page_url: str, links: list[ImageLink]) -> None:
         """Record already extracted image links of a page (see :func:`image_links`)."""
@@ -190,7 +208,11 @@ class AdImageModel:
         described: list[tuple[str, list[str]]] = []
         for link in links:
             key, words, evidence, reasons = self._describe(link, site)
-            if link.src not in observed:
+            known = observed.get(link.src)
+            # An image is judged by its first occurrence on the page, unless a later one
+            # declares it a pixel: a file the page stretches to 1 px anywhere (a spacer
+            # also drawn 10x10, a rule) is a spacer file, whatever its first size.
+            if known is None or ("pixel" in reasons and "pixel" not in known.reasons):
                 observed[link.src] = _Observed(
                     link, key, words, evidence, reasons, is_teaser(link, site)
                 )
@@ -296,13 +318,23 @@ class AdImageModel:
         # round trip when they live in Redis).
         img_host = host_of(img_src) if score > 0 else ""
         ask_host = bool(img_host) and not same_party(img_host, site)
-        gets: list[tuple[str, Sequence[str]]] = [*UrlRedundancyModel.reads(key), (_MAIN, (key,))]
+        gets: list[tuple[str, Sequence[str]]] = [
+            *UrlRedundancyModel.reads(key),
+            (_MAIN, (key,)),
+            (_SHOWN_CLEANED, (key,)),
+        ]
         gets += AnchorEntropyModel.reads(words)
         if ask_host:
             gets.append((_AD_HOSTS, (img_host,)))
         found, (links_seen,) = self.store.fetch(site, gets, (UrlRedundancyModel.LINKS_FAMILY,))
-        (pages_count,), (url_count,), (in_main,), sums, xlogxs = found[:5]
-        if ask_host and found[5][0] >= opts.ad_host_pages:
+        (pages_count,), (url_count,), (in_main,), (shown_cleaned,), sums, xlogxs = found[:6]
+        # In this page's main content, or in that of a share of the cleaned pages that
+        # show it: a photo of the content (see note_main_content).
+        in_this_page = page_url is not None and key in self._cleaned.get(page_url, ())
+        in_main_content = in_this_page or (
+            in_main > 0 and in_main >= opts.main_content_share * shown_cleaned
+        )
+        if ask_host and found[6][0] >= opts.ad_host_pages:
             reasons.append("serves_ads_here")
             score += opts.learned_ad_host_weight
             if score >= opts.ad_threshold:
@@ -320,7 +352,7 @@ class AdImageModel:
                 # On most of the pages so far, too few pages to be sure: wait for more.
                 certain = False
         for scope, reason in wider_scopes(page_url or img_src, site):
-            if "redundant" in reasons or reason in reasons or in_main > 0:
+            if "redundant" in reasons or reason in reasons or in_main_content:
                 break
             # The same test over a platform's pages (its icons, its default avatars are
             # on every blog of it) or over one host's pages (its own template).
@@ -344,7 +376,7 @@ class AdImageModel:
             or "redundant_on_host" in reasons
             or ("anchor_entropy" in reasons)
         ):
-            if in_main > 0:
+            if in_main_content:
                 reasons.append("in_main_content")
                 return Verdict(False, "content", score, tuple(reasons), certain)
             return Verdict(opts.drop_template, "template", score, tuple(reasons), certain)
