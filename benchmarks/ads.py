@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from folds import FOLDS, fold_of
 
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
-from scrapy_webclean.ads.features import geometry, is_content_photo
+from scrapy_webclean.ads.features import geometry, is_ad_host, is_content_photo
 from scrapy_webclean.ads.links import ImageLink, image_links
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.integration.settings import SETTINGS
@@ -348,7 +348,9 @@ def audit_content_losses(sites: list[Site], tally: Tally) -> list[tuple[str, int
     """Sort the content links a run dropped into what they are, by explicit rules applied in
     order (the labels call "content" whatever is neither an EasyList ad nor on half of the
     site's pages): tracking pixels and spacers (declared at most 2x2 pixels, or a URL word
-    among :data:`_PIXEL_WORDS`); ad or sponsor images by their URL path; images on at least
+    among :data:`_PIXEL_WORDS`); files the same page draws at most 2 px on a side
+    elsewhere; images served by an ad server or linking to one (``is_ad_host``); ad or
+    sponsor images by their URL path or their link's; images on at least
     half the pages of their page's own host where the site spans several hosts (one blog of
     a blog host); images repeated on three or more of the site's pages (sidebars, author
     pictures); and the rest."""
@@ -363,6 +365,13 @@ def audit_content_losses(sites: list[Site], tally: Tally) -> list[tuple[str, int
             for record in page.records:
                 carried[(site.name, host, record.img_src)].add(number)
                 site_carried[(site.name, record.img_src)].add(number)
+    # The files a page draws at most 2 px on a side somewhere (spacers drawn larger too).
+    pixel_files: set[tuple[str, str]] = set()
+    for site in sites:
+        for page in site.pages:
+            for record in page.records:
+                if record.kind == "pixel":
+                    pixel_files.add((page.url, record.img_src))
     counts: dict[str, int] = defaultdict(int)
     for site_name, _, record in tally.content_lost:
         src = record.img_src
@@ -372,12 +381,17 @@ def audit_content_losses(sites: list[Site], tally: Tally) -> list[tuple[str, int
         host = urlsplit(record.page_url).hostname or ""
         hosts = {h for (name, h) in host_pages if name == site_name}
         on_host = len(carried[(site_name, host, src)])
+        link = urlsplit((record.raw.get("link_href") or "").lower())
         if (width is not None and height is not None and width <= 2 and height <= 2) or (
             words & _PIXEL_WORDS
         ):
             kind = "tracking pixel or spacer"
-        elif set(_URL_WORD_RE.findall(parts.path)) & _AD_PATH_WORDS:
-            kind = "ad or sponsor image by its URL path"
+        elif (record.page_url, src) in pixel_files:
+            kind = "a spacer file (drawn at most 2 px elsewhere on the page)"
+        elif is_ad_host(parts.hostname or "") or is_ad_host(link.hostname or ""):
+            kind = "served by an ad server or linking to one"
+        elif set(_URL_WORD_RE.findall(parts.path + " " + link.path)) & _AD_PATH_WORDS:
+            kind = "ad or sponsor image by its URL path or its link's"
         elif len(hosts) > 1 and on_host * 2 >= host_pages[(site_name, host)] >= 2:
             kind = "on half its own host's pages (a site of several hosts)"
         elif len(site_carried[(site_name, src)]) >= 3 and len(pages_by_site[site_name]) >= 3:
