@@ -1,4 +1,4 @@
-"""Near-duplicate detection on English HTML variants (issue 22): ``NearDuplicateIndex``
+"""Near-duplicate detection on English HTML variants (issue 22): ``PageIndex``
 against the datasketch MinHash LSH anchor, on pages cleaned as a crawl cleans them.
 
 Usage::
@@ -26,10 +26,11 @@ What is measured:
   its cluster; a reported duplicate is right only when the earlier page it names is of its
   cluster. A variant's cluster is its article's, a content swap's the article whose body it
   carries. An original is a duplicate when one of its variants came first;
-* ours: ``NearDuplicateIndex().check(key, text, add=True, exact_only=...)`` as
-  ``DedupPipeline`` calls it (``exact_only`` for page types other than article and forum,
-  by the cleaner's ``page_type``), naming ``Match.nearest``, the earlier page it is most
-  like; a diagnostic row compares every page for near copies;
+* ours: ``PageIndex.check_many`` as ``DedupPipeline`` calls it (a page of a type other
+  than article and forum, by the cleaner's ``page_type``, is a list page: compared with the
+  articles for an exact copy and with the list pages for a near-identical one), naming
+  ``Match.nearest``, the earlier page it is most like; a diagnostic row compares every page
+  as an article;
 * the anchor: datasketch MinHash on character 5-grams of the same text, 128 permutations,
   ``MinHashLSH(threshold=0.5)``, each candidate checked by the exact Jaccard of the stored
   shingle sets >= 0.5 (``benchmarks/dedup.py``'s ``minhash-lsh``);
@@ -81,7 +82,8 @@ from htmlvariants import (
 )
 
 from scrapy_webclean import clean_html
-from scrapy_webclean.dedup import NearDuplicateIndex
+from scrapy_webclean.dedup import DedupOptions, MemoryDedupStore
+from scrapy_webclean.dedup.pageindex import PageIndex
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.integration.dedup import NEAR_PAGE_TYPES
 
@@ -104,7 +106,7 @@ JACCARD_LOW = 0.5
 REACH_JACCARD = 0.5
 REACH_CONTAINMENT = 0.8
 NEGATIVES = ("same site", "same topic", "other")
-ROW_OURS = "ours (NearDuplicateIndex, as DedupPipeline)"
+ROW_OURS = "ours (PageIndex, as DedupPipeline)"
 ROW_ANCHOR = "anchor (datasketch MinHash LSH, 5-grams, 128, 0.5 + exact Jaccard)"
 ROW_OURS_ALL = "ours, every page compared for near copies (diagnostic)"
 COLUMNS = (ORIGINAL, *KINDS)
@@ -169,10 +171,12 @@ class Cleaner:
 
 
 def ours(near_for_all: bool = False) -> Detector:
-    index = NearDuplicateIndex()
+    """``PageIndex`` as ``DedupPipeline`` builds it (list pages: exact copies of articles,
+    near-identical copies of lists); ``near_for_all`` compares every page as an article."""
+    index = PageIndex.of_stores(DedupOptions(), MemoryDedupStore(), MemoryDedupStore())
 
-    def check(key: str, text: str, exact_only: bool) -> str | None:
-        match = index.check(key, text, add=True, exact_only=exact_only and not near_for_all)
+    def check(key: str, text: str, is_list: bool) -> str | None:
+        (match,) = index.check_many([(key, text, is_list and not near_for_all)])
         return match.nearest if match is not None else None
 
     return check

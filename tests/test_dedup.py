@@ -9,9 +9,10 @@ import pytest
 from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
-from scrapy_webclean.dedup import NearDuplicateIndex, long_sentences
+from scrapy_webclean.dedup import DedupOptions, MemoryDedupStore, NearDuplicateIndex, long_sentences
 from scrapy_webclean.dedup.fingerprint import figures, figures_disagree, normalize
 from scrapy_webclean.dedup.furniture import is_furniture, strip_furniture
+from scrapy_webclean.dedup.pageindex import LIST_MIN_JACCARD, PageIndex
 from scrapy_webclean.integration.dedup import DedupPipeline
 
 CONTENT = Path(__file__).resolve().parent.parent / "demo_site" / "content"
@@ -307,9 +308,13 @@ def test_pipeline_drops_later_copies_and_counts() -> None:
     run(dedup, {"url": "http://a/1", "text": text, "page_type": "article"})
     with pytest.raises(DropItem, match="duplicate of http://a/1"):
         run(dedup, {"url": "http://b/1", "text": text, "page_type": "article"})
-    # Hub pages are compared for exact copies only.
+    # Hub pages are compared with the articles for exact copies only, and with the hub
+    # pages before them for near-identical ones.
     hub = {"url": "http://b/list", "text": paragraphs(text)[0], "page_type": "listing"}
     assert run(dedup, hub) is hub
+    hub_again = {"url": "http://b/list?utm=x", "text": hub["text"], "page_type": "listing"}
+    with pytest.raises(DropItem, match="duplicate of http://b/list"):
+        run(dedup, hub_again)
     assert run(dedup, {"url": "http://c", "text": "", "page_type": "other"})
     # A page of a few lines ("other") is not compared: two sections with the same
     # placeholder are two pages.
@@ -318,7 +323,7 @@ def test_pipeline_drops_later_copies_and_counts() -> None:
         page = {"url": f"http://a/{section}", "text": empty, "page_type": "other"}
         assert run(dedup, page) is page
     get = stats.get_value  # type: ignore[attr-defined]
-    assert get("webclean/dedup/unique") == 2 and get("webclean/dedup/exact") == 1
+    assert get("webclean/dedup/unique") == 2 and get("webclean/dedup/exact") == 2
     assert get("webclean/dedup/skipped/no_text") == 3
 
 
@@ -328,3 +333,35 @@ def test_pipeline_marks_when_asked() -> None:
     run(dedup, {"url": "http://a/1", "text": text})
     item = run(dedup, {"url": "http://b/1", "text": text + "\nReprinted."})
     assert item["duplicate_of"] == "http://a/1"
+
+
+def teaser_list(numbers: range, stamp: str) -> str:
+    """A section page: a teaser line of each demo article of ``numbers``, then a date."""
+    lines = [paragraphs(article("en", n))[0] for n in numbers]
+    return "\n".join([*lines, f"Updated {stamp}."])
+
+
+def test_list_pages_are_copies_only_when_near_identical() -> None:
+    index = PageIndex.of_stores(DedupOptions(), MemoryDedupStore(), MemoryDedupStore())
+    first = teaser_list(range(1, 9), "9 March 2024, 10:02")
+    # The same section under another address an hour later: a copy.
+    again = teaser_list(range(1, 9), "9 March 2024, 11:15")
+    # The section's next page shares two teasers: another page.
+    older = teaser_list(range(7, 13), "9 March 2024, 11:20")
+    results = index.check_many([("http://a/news", first, True), ("http://a/news?p=1", again, True)])
+    assert results[0] is None
+    assert results[1] is not None and results[1].key == "http://a/news"
+    assert results[1].kind == "near" and results[1].jaccard >= LIST_MIN_JACCARD
+    assert index.check_many([("http://a/news?page=2", older, True)]) == [None]
+
+
+def test_an_article_is_never_a_copy_of_a_list_page_quoting_it() -> None:
+    index = PageIndex.of_stores(DedupOptions(), MemoryDedupStore(), MemoryDedupStore())
+    text = article("en", 3)
+    hub = "\n".join(paragraphs(text)[:3])  # a list that quotes the article's first lines
+    assert index.check_many([("http://a/", hub, True)]) == [None]
+    assert index.check_many([("http://a/story-3", text, False)]) == [None]
+    # An article's exact text under a list's page type is still its exact copy.
+    (match,) = index.check_many([("http://b/story-3", text, True)])
+    assert match is not None and match.kind == "exact" and match.key == "http://a/story-3"
+    assert len(index) == 2  # the hub in the lists' index, the article in the articles'

@@ -122,6 +122,9 @@ class DedupOptions:
     figures_below_jaccard: float = 0.8
     #: Query keywords: long sentences from the logical paragraphs around them.
     keywords: tuple[str, ...] = ()
+    #: False: a text is a copy only by ``min_jaccard`` (no sentence, excerpt or
+    #: containment rule): the list pages' index (``dedup.pageindex``).
+    near_rules: bool = True
 
 
 @dataclass(slots=True, frozen=True)
@@ -349,6 +352,10 @@ class NearDuplicateIndex:
         similarity, the text's long sentences (``mine``: hash -> characters, not changed)
         and their total length ``own``."""
         opts = self.options
+        if not opts.near_rules:
+            if jaccard < opts.min_jaccard:
+                return None
+            return Match(doc.first, "near", 1.0, round(jaccard, 3), doc.key)
         # Shared long sentences, weighted by their length, as a share of each text's long
         # sentences (boilerplate sentences left out on both sides).
         theirs = dict(zip(doc.sentences.tolist(), doc.sentence_chars.tolist(), strict=True))

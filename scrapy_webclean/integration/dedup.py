@@ -50,15 +50,16 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThreadPool
 
-from scrapy_webclean.dedup import DedupOptions, NearDuplicateIndex
+from scrapy_webclean.dedup import DedupOptions
 from scrapy_webclean.dedup.index import Match
+from scrapy_webclean.dedup.pageindex import PageIndex
 from scrapy_webclean.integration.accounting import WebcleanDrop, flush_feeds
 from scrapy_webclean.integration.pipelines import output_format
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state import StateUnavailable
-from scrapy_webclean.state.stores import url_key
+from scrapy_webclean.state.stores import LIST_NAMESPACE, url_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -69,8 +70,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 PREFIX = "webclean/dedup"
-#: Page types compared for near copies; the others (hub and list pages, pages without
-#: main text) only for exact copies: two lists sharing teasers are two pages.
+#: Page types compared for near copies with the articles; the others (hub and list pages)
+#: only for exact copies there, and with the list pages before them for near-identical ones
+#: (``dedup.pageindex``): two lists sharing teasers are two pages.
 NEAR_PAGE_TYPES = frozenset(("article", "forum"))
 #: Page types whose text is not compared at all: "other" is a page without main content
 #: (or a few short lines of it: "There are no stories in this section yet." on two
@@ -106,7 +108,11 @@ class DedupPipeline:
         keywords = tuple(get_setting(settings, "WEBCLEAN_QUERY_KEYWORDS"))
         options = DedupOptions(keywords=keywords)
         self.state = CrawlState.of(crawler)
-        self.index = NearDuplicateIndex(options, self.state.dedup_store(options.lsh_bands))
+        self.index = PageIndex.of_stores(
+            options,
+            self.state.dedup_store(options.lsh_bands),
+            self.state.dedup_store(options.lsh_bands, LIST_NAMESPACE),
+        )
         self.batcher: _Batcher | None = None
         if self.state.remote:
             batch = int(get_setting(settings, "WEBCLEAN_DEDUP_BATCH"))

@@ -58,6 +58,7 @@ from scrapy_webclean.state import (
     StateBackend,
     StateUnavailable,
 )
+from scrapy_webclean.state.stores import DEDUP_NAMESPACE, LIST_NAMESPACE
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -287,10 +288,12 @@ class CrawlState:
         (a summary line must not wait on Redis)."""
         if self.backend is None:
             return None
+        tables = [f"{namespace}:docs" for namespace in (DEDUP_NAMESPACE, LIST_NAMESPACE)]
         try:
             if self._reactor_side is not None:  # Redis: once, with the short timeouts
-                return int(self._reactor_side.backend.count_records("dd:docs"))
-            return int(self.backend.count_records("dd:docs"))
+                backend = self._reactor_side.backend
+                return sum(int(backend.count_records(table)) for table in tables)
+            return sum(int(self.backend.count_records(table)) for table in tables)
         except StateUnavailable:
             return None
 
@@ -349,11 +352,13 @@ class CrawlState:
             return MemoryTemplateStore()
         return BackendTemplateStore(self._templates or self.backend, on_blind=self._note_blind)
 
-    def dedup_store(self, lsh_bands: int = 16) -> DedupStore:
-        """The dedup index's store: with Redis, to be called from :meth:`worker` only."""
+    def dedup_store(self, lsh_bands: int = 16, namespace: str = DEDUP_NAMESPACE) -> DedupStore:
+        """A dedup index's store (``namespace``: the article index's tables, or the list
+        pages' index's, ``LIST_NAMESPACE``): with Redis, to be called from :meth:`worker`
+        only."""
         if self.backend is None:
             return MemoryDedupStore(lsh_bands)
-        return BackendDedupStore(self._worker_side or self.backend, lsh_bands)
+        return BackendDedupStore(self._worker_side or self.backend, lsh_bands, namespace)
 
     def dedup_backend(self) -> StateBackend | None:
         """The backend the dedup index writes through (with Redis, to be called from

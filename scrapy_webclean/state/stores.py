@@ -8,7 +8,8 @@ Tables (under the backend's own prefix): ``ads:<site>:<family>`` and ``tpl:<site
 (counters); ``tplurl:<site>`` (values: the pages of the site already learned); ``dd:docs`` (records: one per document, in the plain binary layout of
 :func:`encode_doc`), ``dd:exact`` (values: exact hash -> key of the first copy),
 ``dd:post`` and ``dd:band`` (lists: sentence hash or LSH band key -> documents),
-``dd:postn`` (counters: documents per sentence hash). A new text costs the dedup store
+``dd:postn`` (counters: documents per sentence hash); the list pages' index has the same
+tables under ``ddl:``. A new text costs the dedup store
 four round trips: one look (exact hash, postings, bands, count), one fetch of the
 candidates, one atomic add, one write of its postings.
 
@@ -211,7 +212,9 @@ def url_key(url: str) -> int:
 
 _HEADER = struct.Struct("<IIiHH")
 _COUNT = struct.Struct("<H")
-_DOCS, _EXACT, _POST, _POSTN, _BAND = "dd:docs", "dd:exact", "dd:post", "dd:postn", "dd:band"
+#: The table names' prefix of the article index; list pages have their own index under
+#: ``LIST_NAMESPACE`` (``dedup.pageindex``).
+DEDUP_NAMESPACE, LIST_NAMESPACE = "dd", "ddl"
 
 
 def encode_doc(doc: StoredDoc) -> bytes:
@@ -265,22 +268,28 @@ def decode_doc(data: bytes) -> StoredDoc:
 class BackendDedupStore:
     """``DedupStore`` over a backend (see the module docstring for the tables)."""
 
-    def __init__(self, backend: StateBackend, lsh_bands: int = 16) -> None:
+    def __init__(
+        self, backend: StateBackend, lsh_bands: int = 16, namespace: str = DEDUP_NAMESPACE
+    ) -> None:
         self.backend = backend
         self.lsh_bands = lsh_bands
+        self.namespace = namespace
+        self._docs, self._exact, self._post, self._postn, self._band = (
+            f"{namespace}:{name}" for name in ("docs", "exact", "post", "postn", "band")
+        )
 
     def count(self) -> int:
-        return self.backend.count_records(_DOCS)
+        return self.backend.count_records(self._docs)
 
     def lookup(self, queries: Sequence[Query]) -> list[Lookup]:
         ops: list[tuple[object, ...]] = [
-            ("get_values", _EXACT, [exact for exact, _, _ in queries]),
-            ("count_records", _DOCS),
+            ("get_values", self._exact, [exact for exact, _, _ in queries]),
+            ("count_records", self._docs),
         ]
         for _, hashes, signature in queries:
             bands = band_keys(signature, self.lsh_bands) if signature is not None else []
-            ops.append(("get_lists", _POST, list(hashes)))
-            ops.append(("get_lists", _BAND, bands))
+            ops.append(("get_lists", self._post, list(hashes)))
+            ops.append(("get_lists", self._band, bands))
         exacts, count, *lists = self.backend.run(ops)
         looks = []
         for n, held in enumerate(exacts):
@@ -298,19 +307,19 @@ class BackendDedupStore:
     def docs(self, doc_ids: Sequence[int]) -> list[StoredDoc | None]:
         if not doc_ids:
             return []
-        records = self.backend.get_records(_DOCS, list(doc_ids))
+        records = self.backend.get_records(self._docs, list(doc_ids))
         return [decode_doc(r) if r is not None else None for r in records]
 
     def post_counts(self, hashes: Sequence[int]) -> list[int]:
         if not hashes:
             return []
-        return [int(c) for c in self.backend.get_counts(_POSTN, list(hashes))]
+        return [int(c) for c in self.backend.get_counts(self._postn, list(hashes))]
 
     def claim_exact(self, claims: Sequence[tuple[int, str]]) -> list[str | None]:
         if not claims:
             return []
         helds = self.backend.run(
-            [("claim", _EXACT, digest, first.encode("utf-8")) for digest, first in claims]
+            [("claim", self._exact, digest, first.encode("utf-8")) for digest, first in claims]
         )
         return [held.decode("utf-8") if held is not None else None for held in helds]
 
@@ -320,7 +329,7 @@ class BackendDedupStore:
         records = []
         for key, fp, _, _, first in docs:
             doc = StoredDoc.of(key, fp, first)
-            records.append(("add_record", _DOCS, encode_doc(doc)))
+            records.append(("add_record", self._docs, encode_doc(doc)))
         doc_ids: list[int] = self.backend.run(records)
         posts: list[tuple[int, int]] = []
         bands: list[tuple[int, int]] = []
@@ -330,19 +339,19 @@ class BackendDedupStore:
                 bands += [(b, doc_id) for b in band_keys(fp.signature, self.lsh_bands)]
         ops: list[tuple[object, ...]] = []
         if posts:
-            ops.append(("append", _POST, posts, POSTING_CAP))
-            ops.append(("add_counts", _POSTN, [(h, 1.0) for h, _ in posts]))
+            ops.append(("append", self._post, posts, POSTING_CAP))
+            ops.append(("add_counts", self._postn, [(h, 1.0) for h, _ in posts]))
         if bands:
-            ops.append(("append", _BAND, bands, POSTING_CAP))
+            ops.append(("append", self._band, bands, POSTING_CAP))
         if ops:
             self.backend.run(ops)
         return doc_ids
 
     def set_first(self, doc_id: int, first: str) -> None:
-        record = self.backend.get_records(_DOCS, [doc_id])[0]
+        record = self.backend.get_records(self._docs, [doc_id])[0]
         if record is None:
             return
         doc = decode_doc(record)
         if first != doc.key:
             doc = replace(doc, first=first)
-            self.backend.set_record(_DOCS, doc_id, encode_doc(doc))
+            self.backend.set_record(self._docs, doc_id, encode_doc(doc))
