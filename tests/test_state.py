@@ -16,7 +16,8 @@ import pytest
 
 from scrapy_webclean.ads.stats import MemoryAdStatsStore
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
-from scrapy_webclean.dedup import NearDuplicateIndex
+from scrapy_webclean.dedup import DedupOptions, NearDuplicateIndex
+from scrapy_webclean.dedup.pageindex import PageIndex
 from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore
 from scrapy_webclean.extraction.template import MemoryTemplateStore
 from scrapy_webclean.integration.workers import clean_page
@@ -31,7 +32,7 @@ from scrapy_webclean.state import (
     StateBackend,
     StateUnavailable,
 )
-from scrapy_webclean.state.stores import decode_doc, encode_doc
+from scrapy_webclean.state.stores import LIST_NAMESPACE, decode_doc, encode_doc
 from tests.conftest import RedisServer
 from tests.test_dedup import article, paragraphs
 
@@ -185,6 +186,25 @@ def test_two_processes_checking_copies_at_once_export_one(backend: StateBackend,
     assert seen == [None]
     # And whoever looks next finds the one that was numbered first.
     assert NearDuplicateIndex(store=BackendDedupStore(backend)).check_and_add("c", text) == "b"
+
+
+def test_list_pages_have_their_own_tables(backend: StateBackend) -> None:
+    def index() -> PageIndex:
+        return PageIndex.of_stores(
+            DedupOptions(),
+            BackendDedupStore(backend),
+            BackendDedupStore(backend, namespace=LIST_NAMESPACE),
+        )
+
+    text = article("en", 6)
+    hub = "\n".join(paragraphs(article("en", n))[0] for n in range(1, 9))
+    assert index().check_many([("a/story", text, False), ("a/", hub, True)]) == [None, None]
+    # Another process finds the list's copy among the lists, the article's among articles.
+    found = index().check_many([("a/?utm=1", hub + "\nUpdated.", True), ("b/story", text, False)])
+    assert [m.key if m else None for m in found] == ["a/", "a/story"]
+    # An exact copy is not stored again; a near copy is (a copy of it is found too).
+    assert backend.count_records("dd:docs") == 1
+    assert backend.count_records(f"{LIST_NAMESPACE}:docs") == 2
 
 
 def replay(store: Any, ops: list[tuple[str, Any]]) -> list[Any]:
