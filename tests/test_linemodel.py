@@ -101,6 +101,16 @@ def test_a_line_seen_on_another_page_of_the_site_is_never_added() -> None:
     assert model.decide([new, met, kept]) == [True, False, True]
 
 
+def test_the_headline_and_date_lines_stay_out_of_the_text() -> None:
+    """A line the rules report apart (the headline, a date line: the title and date
+    fields) is never kept as text, however likely the model finds it."""
+    model = LineModel(spec())
+    metadata = FEATURE_NAMES.index("rule_metadata")
+    headline, body = row(3.0, 0.0, False), row(3.0, 0.0, False)
+    headline[metadata] = 1.0
+    assert model.decide([headline, body]) == [False, True]
+
+
 def test_pages_of_other_types_keep_the_rules_verdicts() -> None:
     model = LineModel(spec())
     assert model.decide([row(3.0, 0.0, False, "article")]) is None

@@ -39,6 +39,7 @@ _TEMPLATE = FEATURE_NAMES.index("template")
 _NOISE = FEATURE_NAMES.index("drop_noisy")
 _HINT = FEATURE_NAMES.index("hint")
 _STRUCTURAL = FEATURE_NAMES.index("structural_drop")
+_METADATA = FEATURE_NAMES.index("rule_metadata")
 _SEEN = FEATURE_NAMES.index("seen_on_site")
 _TYPE_PROBS = slice(
     FEATURE_NAMES.index(f"type_{PAGE_TYPES[0]}"),
@@ -54,8 +55,15 @@ def vetoed(row: Sequence[float]) -> bool:
     repeats, a noise line (copyright, consent, share buttons ...), a line in a comment,
     share or related-links container (cross-validated: keeping them cost precision), a
     line a structural rule dropped (a "related" section, a ``<noscript>`` copy of kept
-    text, a repeated buy box)."""
-    return bool(row[_TEMPLATE] or row[_NOISE] or row[_HINT] == STRONG_NEGATIVE or row[_STRUCTURAL])
+    text, a repeated buy box), a line the rules report apart as the page's metadata (its
+    headline, its date or byline: the ``title`` and ``date`` fields, not the text)."""
+    return bool(
+        row[_TEMPLATE]
+        or row[_NOISE]
+        or row[_HINT] == STRONG_NEGATIVE
+        or row[_STRUCTURAL]
+        or row[_METADATA]
+    )
 
 
 class LineDecider(Protocol):
