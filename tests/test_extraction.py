@@ -288,6 +288,30 @@ def test_cookie_banners_and_footers_are_never_the_content() -> None:
     assert "cookies" not in result.text and PROSE not in result.text
 
 
+def test_a_long_rights_notice_never_outscores_the_article() -> None:
+    # A footer's paragraph of trademarks ending "All Rights Reserved" is longer than each
+    # of the article's paragraphs; its container's class says nothing (a sports site's).
+    notice = (
+        "Harbour.com is the official web site of the Harbour League. Harbour, the Harbour "
+        "Shield, the word mark and image of the Harbour Cup, the Centre Quay name and logo "
+        "and the Harbour Conference logos are registered trademarks and the names and logos "
+        "of the league's clubs are the property of the clubs and may not be reproduced "
+        "without the prior written consent of the league. " * 3
+        + "© Harbour League 2012. All Rights Reserved."
+    )
+    article = "".join(
+        f"<p>Paragraph {i}: the harbour works went on through the winter months, and the "
+        "council expects the north pier to reopen in the spring after the storms.</p>"
+        for i in range(5)
+    )
+    html = page(f'<div class="story">{article}</div><div class="c_legal"><p>{notice}</p></div>')
+    result = clean_html(html)
+    assert result.text.startswith("Paragraph 0:") and "Rights Reserved" not in result.text
+    notice_de = notice.replace("All Rights Reserved", "Alle Rechte vorbehalten")
+    html_de = page(f'<div class="story">{article}</div><div><p>{notice_de}</p></div>')
+    assert "vorbehalten" not in clean_html(html_de).text
+
+
 def test_text_rendered_twice_for_noscript_is_kept_once() -> None:
     body = f"<p>{PROSE}</p><p>{PROSE} Second.</p>"
     html = page(f'<div class="app">{body}</div><noscript><div>{body}</div></noscript>')

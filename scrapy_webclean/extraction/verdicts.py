@@ -22,6 +22,7 @@ from scrapy_webclean.extraction.vocabulary import (
     BARE_URL_RE,
     CONSENT_RE,
     HARD_NOISE,
+    RIGHTS_RESERVED_RE,
     UI_LINE_MAX_UNITS,
     is_picture_credit,
     is_related_heading,
@@ -116,7 +117,7 @@ def region_verdicts(
 def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -> list[bool]:
     """Per line: a short line (under ``short_noise_units``) with a noise word, a picture
     credit, a bare address or (under ``UI_LINE_MAX_UNITS``) a control's label; or a
-    consent notice of any length."""
+    consent notice or a rights notice ("All rights reserved") of any length."""
     limit = opts.short_noise_units
     flags = []
     # Menus and footers repeat their lines within a page (a quarter of the short lines
@@ -136,6 +137,8 @@ def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -
         )
         if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
             flag = CONSENT_RE.search(text) is not None
+        if not flag and RIGHTS_RESERVED_RE.search(text) is not None:  # a legal notice
+            flag = True
         judged[text] = flag = bool(flag)
         flags.append(flag)
     return flags
@@ -164,7 +167,7 @@ def spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool])
             line.prose and len(text.split()) >= SPARED_PROSE_WORDS and not HARD_NOISE.search(text)
         ):
             continue
-        if CONSENT_RE.search(text) or is_picture_credit(text):
+        if CONSENT_RE.search(text) or is_picture_credit(text) or RIGHTS_RESERVED_RE.search(text):
             continue
         spared[i] = False
     return spared

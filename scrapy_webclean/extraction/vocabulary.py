@@ -207,6 +207,13 @@ def is_related_heading(text: str) -> bool:
 #: A line that is nothing but an address (print headers, "source:" footers of templates).
 BARE_URL_RE = re.compile(r"(?:https?://|www\.)\S+$")
 
+#: A rights notice ("All rights reserved", 版权所有): a line holding one is a legal notice
+#: at any length (``data/rights_reserved.txt``).
+RIGHTS_RESERVED_RE = re.compile(
+    "|".join(re.escape(phrase) for phrase in read_word_list("extraction/data/rights_reserved.txt")),
+    re.IGNORECASE,
+)
+
 #: Noise words that mark a line as boilerplate even in a sentence
 #: (``text/data/hard_noise_words.txt``, read as ``classify.HARD_NOISE_WORDS``).
 HARD_NOISE = NoiseWords(HARD_NOISE_WORDS)
