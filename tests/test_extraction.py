@@ -296,7 +296,8 @@ def test_a_long_rights_notice_never_outscores_the_article() -> None:
         "Shield, the word mark and image of the Harbour Cup, the Centre Quay name and logo "
         "and the Harbour Conference logos are registered trademarks and the names and logos "
         "of the league's clubs are the property of the clubs and may not be reproduced "
-        "without the prior written consent of the league. " * 3
+        "without the prior written consent of the league. "
+        * 3
         + "© Harbour League 2012. All Rights Reserved."
     )
     article = "".join(
