@@ -22,10 +22,10 @@ from scrapy_webclean.extraction.vocabulary import (
     BARE_URL_RE,
     CONSENT_RE,
     HARD_NOISE,
-    RIGHTS_RESERVED_RE,
     UI_LINE_MAX_UNITS,
     is_picture_credit,
     is_related_heading,
+    is_rights_notice,
     is_ui_line,
 )
 from scrapy_webclean.html.pagemodel import PageModel, UrlResolver
@@ -137,7 +137,7 @@ def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -
         )
         if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
             flag = CONSENT_RE.search(text) is not None
-        if not flag and RIGHTS_RESERVED_RE.search(text) is not None:  # a legal notice
+        if not flag and is_rights_notice(text):  # a legal notice
             flag = True
         judged[text] = flag = bool(flag)
         flags.append(flag)
@@ -167,7 +167,7 @@ def spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool])
             line.prose and len(text.split()) >= SPARED_PROSE_WORDS and not HARD_NOISE.search(text)
         ):
             continue
-        if CONSENT_RE.search(text) or is_picture_credit(text) or RIGHTS_RESERVED_RE.search(text):
+        if CONSENT_RE.search(text) or is_picture_credit(text) or is_rights_notice(text):
             continue
         spared[i] = False
     return spared

@@ -288,12 +288,13 @@ class CrawlState:
         (a summary line must not wait on Redis)."""
         if self.backend is None:
             return None
-        tables = [f"{namespace}:docs" for namespace in (DEDUP_NAMESPACE, LIST_NAMESPACE)]
+        # (Redis: once, with the short timeouts)
+        backend = self._reactor_side.backend if self._reactor_side is not None else self.backend
         try:
-            if self._reactor_side is not None:  # Redis: once, with the short timeouts
-                backend = self._reactor_side.backend
-                return sum(int(backend.count_records(table)) for table in tables)
-            return sum(int(self.backend.count_records(table)) for table in tables)
+            return sum(
+                BackendDedupStore(backend, namespace=namespace).count()
+                for namespace in (DEDUP_NAMESPACE, LIST_NAMESPACE)
+            )
         except StateUnavailable:
             return None
 

@@ -273,7 +273,6 @@ class BackendDedupStore:
     ) -> None:
         self.backend = backend
         self.lsh_bands = lsh_bands
-        self.namespace = namespace
         self._docs, self._exact, self._post, self._postn, self._band = (
             f"{namespace}:{name}" for name in ("docs", "exact", "post", "postn", "band")
         )
