@@ -365,3 +365,18 @@ def test_an_article_is_never_a_copy_of_a_list_page_quoting_it() -> None:
     (match,) = index.check_many([("http://b/story-3", text, True)])
     assert match is not None and match.kind == "exact" and match.key == "http://a/story-3"
     assert len(index) == 2  # the hub in the lists' index, the article in the articles'
+
+
+def test_a_front_page_is_compared_as_a_list_whatever_its_type() -> None:
+    # A digest's front page whose long teasers read as prose ("article"), and a section
+    # page quoting most of them: two pages, whichever the crawl meets first.
+    teasers = [paragraphs(article("en", n))[0] for n in range(1, 9)]
+    front = "\n".join([*teasers, "Updated 9 March 2024."])
+    section = "\n".join([*teasers[:7], "Updated 9 March 2024, 11:15."])
+    pages = [("http://d/", front), ("http://d/list/en/", section)]
+    for order in (pages, pages[::-1]):
+        dedup, stats = pipeline()
+        for url, text in order:
+            item = {"url": url, "text": text, "page_type": "article"}
+            assert run(dedup, item) is item
+        assert stats.get_value("webclean/dedup/unique") == 2  # type: ignore[attr-defined]

@@ -60,6 +60,7 @@ from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state import StateUnavailable
 from scrapy_webclean.state.stores import LIST_NAMESPACE, url_key
+from scrapy_webclean.urls import is_site_root
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -72,7 +73,9 @@ logger = logging.getLogger(__name__)
 PREFIX = "webclean/dedup"
 #: Page types compared for near copies with the articles; the others (hub and list pages)
 #: only for exact copies there, and with the list pages before them for near-identical ones
-#: (``dedup.pageindex``): two lists sharing teasers are two pages.
+#: (``dedup.pageindex``): two lists sharing teasers are two pages. A site's front page
+#: (``urls.is_site_root``) is compared as a list page whatever its type: its teasers may be
+#: long enough to read as prose, and a section page quoting the same teasers is another page.
 NEAR_PAGE_TYPES = frozenset(("article", "forum"))
 #: Page types whose text is not compared at all: "other" is a page without main content
 #: (or a few short lines of it: "There are no stories in this section yet." on two
@@ -140,7 +143,9 @@ class DedupPipeline:
             if self.markdown:  # compare the words, not the link targets and marks
                 text = markdown_to_text(text)
             key = url or f"item-{self._seen}"
-            exact_only = isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
+            exact_only = (
+                isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
+            ) or is_site_root(url)
             page = _Page(url, key, text, exact_only)
         elif url is not None and self.state.dedup_backend() is not None:
             # No main text (a hub page, a failed clean, a page of a few lines): nothing to
