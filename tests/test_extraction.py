@@ -199,6 +199,25 @@ def test_a_list_of_short_linked_names_with_details_is_a_listing() -> None:
     assert plain.page_type == "article" and "Section 3" not in plain.text
 
 
+def test_a_mega_menu_in_a_nav_element_named_nav_is_never_the_listing() -> None:
+    # A shop's <nav class="site-nav"> whose drop-down lists long category names: its
+    # class word "nav" is a weak hint, but the element is a <nav>, which makes it strong.
+    groups = "".join(
+        f'<li class="col"><a href="/c/{i}">Category {i} of instruments</a> '
+        f'<a href="/c/{i}/a">Solidbody and semi-hollowbody kinds {i}</a></li>'
+        for i in range(40)
+    )
+    html = page(
+        f'<nav class="site-nav"><ul class="cols">{groups}</ul></nav>'
+        '<main><section class="product"><h1>Audio interface</h1>'
+        f"<p>{PROSE}</p><p>{PROSE}</p></section></main>"
+    )
+    for options in (RULES_ONLY, CleanOptions()):
+        result = clean_html(html, options=options)
+        assert result.page_type != "listing", options
+        assert PROSE in result.text and "Category 3" not in result.text
+
+
 def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
     posts = "".join(
         f'<div class="reply"><div class="author">user{i} · 2026-03-0{i + 1}</div>'

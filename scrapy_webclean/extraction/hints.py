@@ -131,8 +131,9 @@ def node_hints(
             if own == NEUTRAL and tag == "form" and _fill_in(model, i):
                 own = STRONG_NEGATIVE
         # The tags themselves are reliable: only a page that wraps nearly all its prose in
-        # one of them is spared.
-        if own == NEUTRAL and tag in negative_tags and prose[i] <= negative_limit:
+        # one of them is spared, and a weak word in their names (the "nav" of
+        # ``<nav class="site-nav">``) does not soften them.
+        if own <= NEUTRAL and tag in negative_tags and prose[i] <= negative_limit:
             own = STRONG_NEGATIVE
         # Otherwise the nearest hinted container decides.
         hints[i] = inherited if own == NEUTRAL else own
