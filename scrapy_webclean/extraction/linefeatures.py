@@ -15,6 +15,7 @@ page of 300 lines costs a few hundred microseconds.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,6 +120,9 @@ NEARBY_LINES = 3
 MAX_GAP = 20
 
 _PUNCT = frozenset(",.;:!?'\"()[]{}«»“”‘’-–—/|·•，。；：！？、（）《》【】…")
+#: One match per character of :data:`_PUNCT` (counted by ``findall``: a regular
+#: expression's class reads a line faster than a test per character in Python).
+_PUNCT_RE = re.compile("[" + "".join(re.escape(c) for c in sorted(_PUNCT)) + "]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +211,12 @@ def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> 
     structural = rules.structural or [False] * n
     seen_on_site = rules.seen_on_site or [False] * n
     rows: list[list[float]] = []
+    is_digit, punct_findall = str.isdigit, _PUNCT_RE.findall
     for i, line in enumerate(lines):
         text = line.text
         chars = len(text) or 1
-        digits = sum(c.isdigit() for c in text)
-        punct = sum(c in _PUNCT for c in text)
+        digits = sum(map(is_digit, text))
+        punct = len(punct_findall(text))
         lo = max(0, i - NEARBY_LINES)
         hi = min(n, i + NEARBY_LINES + 1)
         rows.append(

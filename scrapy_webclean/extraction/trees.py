@@ -75,11 +75,12 @@ class TreeEnsemble:
                     left.append(me if leaf else offset + lo)
                     right.append(me if leaf else offset + hi)
                     value.append(v if leaf else 0.0)
+            # children[2 * node] is the left child, children[2 * node + 1] the right one
+            children = [child for pair in zip(left, right, strict=True) for child in pair]
             self._arrays = (
                 np.asarray(feature, dtype=np.intp),
                 np.asarray(threshold, dtype=np.float64),
-                np.asarray(left, dtype=np.intp),
-                np.asarray(right, dtype=np.intp),
+                np.asarray(children, dtype=np.intp),
                 np.asarray(value, dtype=np.float64),
                 np.asarray(roots, dtype=np.intp),
             )
@@ -88,16 +89,22 @@ class TreeEnsemble:
     def raw(self, rows: Sequence[Sequence[float]]) -> np.ndarray:
         """Per row, the raw score of each output: shape ``(len(rows), outputs)``."""
         numpy = numpy_module()
-        feature, threshold, left, right, value, roots = self._flat()
+        feature, threshold, children, value, roots = self._flat()
         x = numpy.asarray(rows, dtype=numpy.float64)
         if x.size == 0:
             return cast("np.ndarray", numpy.zeros((0, self.outputs)))
-        at = numpy.broadcast_to(roots, (x.shape[0], roots.shape[0])).copy()
-        line = numpy.arange(x.shape[0])[:, None]
+        lines, width = x.shape
+        flat = x.ravel()
+        # Every (row, tree) pair's node, row after row; each step reads the rows' values
+        # of the nodes' features from the flat matrix and moves to the left child when
+        # the value is at most the threshold, else (NaN too) to the right one.
+        at = numpy.tile(roots, lines)
+        row_start = numpy.repeat(numpy.arange(0, lines * width, width), roots.shape[0])
         for _ in range(self.depth):
-            goes_left = x[line, feature[at]] <= threshold[at]
-            at = numpy.where(goes_left, left[at], right[at])
-        leaves = value[at].reshape(x.shape[0], -1, self.outputs)
+            goes_right = flat.take(row_start + feature.take(at)) <= threshold.take(at)
+            numpy.logical_not(goes_right, out=goes_right)
+            at = children.take(2 * at + goes_right)
+        leaves = value.take(at).reshape(lines, -1, self.outputs)
         return cast("np.ndarray", leaves.sum(axis=1) + numpy.asarray(self.base))
 
 
