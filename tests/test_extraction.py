@@ -218,26 +218,6 @@ def test_a_mega_menu_in_a_nav_element_named_nav_is_never_the_listing() -> None:
         assert PROSE in result.text and "Category 3" not in result.text
 
 
-def test_a_caption_holding_a_heading_is_a_cards_text_and_one_without_is_a_pictures() -> None:
-    cards = "".join(
-        f'<li class="product"><img src="/p/{i}.jpg" alt="">'
-        f'<div class="product-caption"><h3><a href="/p/{i}">Canvas gear bag model {i}</a></h3>'
-        f"<div>A heavy canvas bag that keeps tools dry on long trips, size {i}.</div></div></li>"
-        for i in range(8)
-    )
-    listing = page(f'<main><h1>Outdoor gear</h1><ul class="products">{cards}</ul></main>')
-    result = clean_html(listing, options=RULES_ONLY)
-    assert result.page_type == "listing"
-    assert "Canvas gear bag model 3" in result.text and "keeps tools dry" in result.text
-    figure = (
-        f"<article><p>{PROSE}</p>"
-        '<div class="photo"><img src="/a.jpg" alt=""><div class="caption">The committee '
-        "room on Monday, photographed by the council's press office for this report.</div>"
-        f"</div><p>{PROSE}</p></article>"
-    )
-    assert "photographed" not in clean_html(page(figure), options=RULES_ONLY).text
-
-
 def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
     posts = "".join(
         f'<div class="reply"><div class="author">user{i} · 2026-03-0{i + 1}</div>'

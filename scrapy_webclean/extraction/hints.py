@@ -35,14 +35,8 @@ STRONG_NEGATIVE_RE = re.compile(
     r"sidebar|side-bar|footer|breadcrumb|newsletter|subscri|cookie|consent|outbrain|"
     r"taboola|promo|sponsor|advert|adsense|dfp|navbar|menu|nav-|navigation|masthead|popup|"
     r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
-    r"pagination|pager|credit|sr-only|visually-?hidden|screen-?reader|a11y-hidden)",
+    r"pagination|pager|caption|credit|sr-only|visually-?hidden|screen-?reader|a11y-hidden)",
 )
-#: Picture captions: never main text, unless the container holds a heading (a card's
-#: "product-caption" or a slideshow's "carousel-caption" holds the item's title and
-#: summary; a picture's caption has no heading).
-CAPTION_RE = re.compile(_START + r"caption")
-#: Heading tags: a caption-named container holding one is a card's or a slide's text.
-_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 #: Side columns: a sidebar beside an article, but on a product page the column beside
 #: the pictures is the buy box with the product's description.
 SIDE_RE = re.compile(_START + r"(?:(?<!by-)side|rail|col-side|right-col|left-col)(?![a-z0-9]|-by-)")
@@ -131,9 +125,7 @@ def node_hints(
         if tag in hinted and prose[i] <= limit:
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
             if words:
-                own, side, review, caption = _classify_parts(words, tag, forum)
-                if caption and next(elements[i].iter(*_HEADING_TAGS), None) is None:
-                    own = STRONG_NEGATIVE
+                own, side, review = _classify_parts(words, tag, forum)
                 if side or review:
                     own = _resolve(own, side, review, product is not None and product())
             if own == NEUTRAL and tag == "form" and _fill_in(model, i):
@@ -174,8 +166,8 @@ _STATE_TOKEN_RE = re.compile(
 
 def _classify(words: str, tag: str, forum: bool = False, product: bool = False) -> int:
     """The hint of a container named ``words`` (its class, id, role and itemprop)."""
-    hint, side, review, caption = _classify_parts(words, tag, forum)
-    return STRONG_NEGATIVE if caption else _resolve(hint, side, review, product)
+    hint, side, review = _classify_parts(words, tag, forum)
+    return _resolve(hint, side, review, product)
 
 
 def _resolve(hint: int, side: bool, review: bool, product: bool) -> int:
@@ -187,11 +179,9 @@ def _resolve(hint: int, side: bool, review: bool, product: bool) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _classify_parts(words: str, tag: str, forum: bool = False) -> tuple[int, bool, bool, bool]:
+def _classify_parts(words: str, tag: str, forum: bool = False) -> tuple[int, bool, bool]:
     """The hint of a container's words whatever the page, and whether they name a side
-    column and reviews (which depend on whether the page is a product's) and a caption
-    (which depends on what the container holds: ``CAPTION_RE``; the hint is then what
-    the other words say)."""
+    column and reviews (which depend on whether the page is a product's)."""
     found = 0
     for token in words.lower().split():
         flags = _TOKEN_FLAGS.get(token)
@@ -202,23 +192,22 @@ def _classify_parts(words: str, tag: str, forum: bool = False) -> tuple[int, boo
     review = bool(found & _REVIEW)
     if found & _STRONG or (not forum and found & _COMMENT):
         # "post-comments" is a comment section, "article-related" is related links.
-        return STRONG_NEGATIVE, side, review, False
-    caption = bool(found & _CAPTION)
+        return STRONG_NEGATIVE, side, review
     positive = bool(found & _POSITIVE)
     if found & _WEAK and not positive:
-        return WEAK_NEGATIVE, side, review, caption
+        return WEAK_NEGATIVE, side, review
     if positive:
-        return POSITIVE, side, review, caption
+        return POSITIVE, side, review
     if tag in ("nav", "aside", "footer"):
-        return STRONG_NEGATIVE, side, review, caption
-    return NEUTRAL, side, review, caption
+        return STRONG_NEGATIVE, side, review
+    return NEUTRAL, side, review
 
 
 # What the patterns find in one class token (no pattern spans a space, so a container's
 # words are judged token by token). Pages made with utility CSS (``flex px-4 mt-2``) give
 # nearly every container its own combination of tokens, but few distinct tokens: each is
 # read once, then looked up.
-_SIDE, _REVIEW, _STRONG, _COMMENT, _POSITIVE, _WEAK, _CAPTION = 1, 2, 4, 8, 16, 32, 64
+_SIDE, _REVIEW, _STRONG, _COMMENT, _POSITIVE, _WEAK = 1, 2, 4, 8, 16, 32
 _TOKEN_FLAGS: dict[str, int] = {}
 _MAX_TOKENS = 50_000
 
@@ -243,7 +232,6 @@ _TOKEN_PATTERNS = (
     (COMMENT_RE, _COMMENT),
     (POSITIVE_RE, _POSITIVE),
     (WEAK_NEGATIVE_RE, _WEAK),
-    (CAPTION_RE, _CAPTION),
 )
 
 
