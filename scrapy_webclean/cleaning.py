@@ -24,6 +24,7 @@ from scrapy_webclean.extraction.hints import looks_like_product
 from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
+from scrapy_webclean.gcpause import gc_paused
 from scrapy_webclean.html.loader import (
     DEFAULT_FALLBACK_ENCODINGS,
     DEFAULT_MAX_DEPTH,
@@ -138,6 +139,17 @@ class Cleaner:
 
 
 def _clean(
+    html: bytes | str,
+    url: str | None,
+    content_type: str | bytes | None,
+    opts: CleanOptions,
+    template_model: TemplateModel | None,
+) -> CleanResult:
+    with gc_paused():  # (the page's short-lived objects are freed by reference counting)
+        return _clean_page(html, url, content_type, opts, template_model)
+
+
+def _clean_page(
     html: bytes | str,
     url: str | None,
     content_type: str | bytes | None,
