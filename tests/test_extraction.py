@@ -218,6 +218,31 @@ def test_a_mega_menu_in_a_nav_element_named_nav_is_never_the_listing() -> None:
         assert PROSE in result.text and "Category 3" not in result.text
 
 
+def test_a_consent_dialog_is_never_the_text_however_much_prose_it_holds() -> None:
+    purposes = "".join(
+        f"<p>We and our partners process data to store and access information on a device, "
+        f"to select advertising and to measure content, purpose {i} of the framework.</p>"
+        for i in range(12)
+    )
+    cards = "".join(
+        f'<li class="card"><a href="/recipe/{i}">Slow-cooked tomato sauce number {i}</a></li>'
+        for i in range(12)
+    )
+    html = page(
+        f'<div id="onetrust-consent-sdk"><div class="banner">{purposes}</div></div>'
+        f'<main><h1>Tomato sauces</h1><ul class="cards">{cards}</ul></main>'
+    )
+    for options in (RULES_ONLY, CleanOptions()):
+        text = clean_html(html, options=options).text
+        assert "purpose 3" not in text and "tomato sauce number 3" in text, options
+    # A post tagged "cookies" (its wrapper's class says tag-cookies) is still the text.
+    post = page(
+        '<div class="post-1 post hentry tag-cookies category-recipes">'
+        f"<h1>Dog biscuits</h1><p>{PROSE}</p><p>{PROSE}</p></div>"
+    )
+    assert PROSE in clean_html(post, options=RULES_ONLY).text
+
+
 def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
     posts = "".join(
         f'<div class="reply"><div class="author">user{i} · 2026-03-0{i + 1}</div>'

@@ -37,6 +37,23 @@ STRONG_NEGATIVE_RE = re.compile(
     r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
     r"pagination|pager|caption|credit|sr-only|visually-?hidden|screen-?reader|a11y-hidden)",
 )
+#: Containers of a cookie or consent dialog: strong negative whatever share of the page's
+#: prose they hold (a consent platform's purposes can outweigh a listing's text).
+CONSENT_CONTAINER_RE = re.compile(_START + r"(?:cookie|consent|gdpr)")
+#: Class tokens naming the post's own tags and categories (WordPress writes
+#: ``tag-cookies category-recipes`` on a post's wrapper): the text's subject, not the
+#: container's role.
+_TAXONOMY_TOKEN_RE = re.compile(r"(?:tag|category)-")
+
+
+def _names_consent(words: str) -> bool:
+    """True when a container's words name a cookie or consent dialog."""
+    return any(
+        CONSENT_CONTAINER_RE.search(token) and not _TAXONOMY_TOKEN_RE.match(token)
+        for token in words.lower().split()
+    )
+
+
 #: Side columns: a sidebar beside an article, but on a product page the column beside
 #: the pictures is the buy box with the product's description.
 SIDE_RE = re.compile(_START + r"(?:(?<!by-)side|rail|col-side|right-col|left-col)(?![a-z0-9]|-by-)")
@@ -122,7 +139,13 @@ def node_hints(
             continue
         tag = tags[i]
         own = NEUTRAL
-        if tag in hinted and prose[i] <= limit:
+        if tag in hinted and prose[i] > limit:
+            # A wrapper's layout words say nothing of the text in it, but a consent
+            # dialog is never the page's text, however much of its prose it holds.
+            words = " ".join([value for key, value in elements[i].items() if key in attributes])
+            if words and _names_consent(words):
+                own = STRONG_NEGATIVE
+        elif tag in hinted:
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
             if words:
                 own, side, review = _classify_parts(words, tag, forum)
