@@ -139,20 +139,20 @@ def node_hints(
             continue
         tag = tags[i]
         own = NEUTRAL
-        if tag in hinted and prose[i] > limit:
-            # A wrapper's layout words say nothing of the text in it, but a consent
-            # dialog is never the page's text, however much of its prose it holds.
+        if tag in hinted:
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
-            if words and _names_consent(words):
-                own = STRONG_NEGATIVE
-        elif tag in hinted:
-            words = " ".join([value for key, value in elements[i].items() if key in attributes])
-            if words:
-                own, side, review = _classify_parts(words, tag, forum)
-                if side or review:
-                    own = _resolve(own, side, review, product is not None and product())
-            if own == NEUTRAL and tag == "form" and _fill_in(model, i):
-                own = STRONG_NEGATIVE
+            if prose[i] > limit:
+                # A wrapper's layout words say nothing of the text in it, but a consent
+                # dialog is never the page's text, however much of its prose it holds.
+                if words and _names_consent(words):
+                    own = STRONG_NEGATIVE
+            else:
+                if words:
+                    own, side, review = _classify_parts(words, tag, forum)
+                    if side or review:
+                        own = _resolve(own, side, review, product is not None and product())
+                if own == NEUTRAL and tag == "form" and _fill_in(model, i):
+                    own = STRONG_NEGATIVE
         # The tags themselves are reliable: only a page that wraps nearly all its prose in
         # one of them is spared, and a weak word in their names (the "nav" of
         # ``<nav class="site-nav">``) does not soften them.
