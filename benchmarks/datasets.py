@@ -39,6 +39,7 @@ import gzip
 import json
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +78,10 @@ class Page:
     page_type: str = ""
     language: str = "en"
     url_is_real: bool = True
+    #: The readers' comments the gold text marks apart from the main text (Dragnet's
+    #: comment marker; ``""`` for a page without any), None on a set that does not mark
+    #: them: scored as a second figure only.
+    comments: str | None = field(default=None, repr=False)
 
     @property
     def body(self) -> bytes:
@@ -271,8 +276,30 @@ def gold_text(raw: bytes) -> str:
     return raw.decode("utf-8")
 
 
+#: Dragnet's annotators put the readers' comments after a line ``!@#$%^&*()  COMMENTS``:
+#: "any text appearing before this string in the file is the main article, text after
+#: belongs to comments" (the dragnet_data README). The line was typed by hand: 17 of the
+#: 227 marked files carry a variant (one space, a symbol missing or doubled, "COMMNENTS",
+#: "CORRECTED", the symbols alone on their line).
+COMMENTS_MARKER_RE = re.compile(
+    r"(?:[!@#$%^&*()] ?){3,}[!@#$%^&*() ]*(?:COMMN?ENTS|CORRECTED)[ \t]*\r?$"
+    r"|^[ \t]*!@#\$%\^&\*\(\)[ \t]*\r?$",
+    re.M,
+)
+
+
+def split_comments(gold: str) -> tuple[str, str]:
+    """A Dragnet gold text as (main text, comments); comments ``""`` when none are marked."""
+    match = COMMENTS_MARKER_RE.search(gold)
+    if match is None:
+        return gold, ""
+    return gold[: match.start()].rstrip(), gold[match.end() :].strip()
+
+
 def load_dragnet(root: Path) -> Dataset:
-    """``gold/<id>.txt.gz`` with the HTML and URL from the ``ads`` folder beside ``extract``."""
+    """``gold/<id>.txt.gz`` with the HTML and URL from the ``ads`` folder beside ``extract``.
+    The truth is the main text: the comments the gold file marks apart
+    (:func:`split_comments`) are kept in ``Page.comments``, for a second figure."""
     ads = root.parent.parent / "ads"
     urls = dragnet_urls(ads / "image-links.jsonl")
     pages = []
@@ -283,20 +310,54 @@ def load_dragnet(root: Path) -> Dataset:
         if url is None:
             no_url.append(page_id)
             continue
-        pages.append(
-            _page(
-                "dragnet-gold",
-                page_id,
-                url,
-                read_gz(ads / "pages" / "dragnet_data" / "input" / f"{page_id}.html.gz"),
-                gold_text(read_gz(gold)),
-                host_of(url),
-            )
+        main, comments = split_comments(gold_text(read_gz(gold)))
+        page = _page(
+            "dragnet-gold",
+            page_id,
+            url,
+            read_gz(ads / "pages" / "dragnet_data" / "input" / f"{page_id}.html.gz"),
+            main,
+            host_of(url),
         )
+        page.comments = comments
+        pages.append(page)
     notes = (
         [f"{len(no_url)} gold pages without a URL left out: {', '.join(no_url)}"] if no_url else []
     )
+    notes += _unshare_urls(pages)
     return Dataset("dragnet-gold", "en", crawl_order(pages), notes)
+
+
+def _unshare_urls(pages: list[Page]) -> list[str]:
+    """Give a page of its own URL when several pages of the set were given one: 147
+    dragnet-gold pages (articles, each with its own gold text) share the front-page URLs of
+    22 sites, which a crawl would never give an article. Such a page takes the URL it
+    declares (``<link rel=canonical>``, else ``og:url``) when that one is its own, else
+    ``<the shared URL's site>/<set>/<id>`` (made up: ``url_is_real`` False; the host, so the
+    site, registered domain and fold, stay the same). Returns the notes to report."""
+    counts = Counter(p.url for p in pages)
+    declared = {p.id: declared_url(p.html) for p in pages if counts[p.url] > 1}
+    declared_counts = Counter(declared.values())
+    shared = {p.url for p in pages if counts[p.url] > 1}
+    made_up = own = 0
+    for page in pages:
+        if page.url not in shared:
+            continue
+        mine = declared[page.id]
+        if mine and declared_counts[mine] == 1 and mine not in shared:
+            page.url = mine
+            own += 1
+        else:
+            parts = urlsplit(page.url or "")
+            page.url = f"{parts.scheme}://{parts.netloc}/{page.set_name}/{page.id}"
+            page.url_is_real = False
+            made_up += 1
+    if not shared:
+        return []
+    return [
+        f"{own + made_up} pages shared {len(shared)} URLs (sites' front pages): {own} take the "
+        f"URL they declare, {made_up} a made-up one, <site>/{pages[0].set_name}/<id>"
+    ]
 
 
 def _manifest(root: Path) -> list[dict[str, Any]]:

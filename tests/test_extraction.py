@@ -243,6 +243,40 @@ def test_a_consent_dialog_is_never_the_text_however_much_prose_it_holds() -> Non
     assert PROSE in clean_html(post, options=RULES_ONLY).text
 
 
+def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:
+    """A short post under a long thread: the comment section holds most of the page's
+    prose, but it is named for comments, so it is left out whatever its share."""
+    thread = "".join(
+        f'<dt class="comment-author">Reader {i} 07.08.12 at 13:2{i}</dt>'
+        f'<dd class="comment"><p>{PROSE} Opinion {i}.</p></dd>'
+        for i in range(8)
+    )
+    html = page(
+        f'<div class="post_box hentry"><h1>Wrong and unnecessary</h1><p>{PROSE} Post.</p></div>'
+        f'<div id="comments"><dl id="comment_list">{thread}</dl></div>'
+    )
+    url = "https://example.com/blog/2012/07/07/wrong-and-unnecessary/"
+    for options in (RULES_ONLY, CleanOptions()):
+        text = clean_html(html, url, options=options).text
+        assert "Post." in text and "Opinion 3." not in text, options
+    # Words that only contain "comment" or "reply" do not name a comment section: a
+    # reader's feature (comment on a selection) or an id made from a heading.
+    for words in ('class="commentOnSelection"', 'id="receive-and-reply-to-an-inbound-message"'):
+        wrapped = page(
+            f"<div {words}><h1>Receiving messages</h1>"
+            + "".join(f"<p>{PROSE} Step {i}.</p>" for i in range(6))
+            + "</div>"
+        )
+        assert "Step 5." in clean_html(wrapped, url, options=RULES_ONLY).text, words
+    # A forum's board named "comments" is the thread itself.
+    board = page(
+        '<section class="comments DiscussionBoard">'
+        + "".join(f'<div class="post"><p>{PROSE} Post {i}.</p></div>' for i in range(6))
+        + "</section>"
+    )
+    assert "Post 5." in clean_html(board, url, options=RULES_ONLY).text
+
+
 def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
     posts = "".join(
         f'<div class="reply"><div class="author">user{i} · 2026-03-0{i + 1}</div>'

@@ -5,7 +5,8 @@ container named ``comments``, ``related-posts`` or ``sidebar`` is not the articl
 named ``article-body`` or ``post-content`` probably is. Only generic words are listed
 (never a site's own names). A hint is ignored on a container that holds most of the page's
 prose (``prose`` per node, in text units): wrappers often carry layout words
-(``has-sidebar``, ``penci_sidebar``, ``content-wrap``) that say nothing about the text inside.
+(``has-sidebar``, ``penci_sidebar``, ``content-wrap``) that say nothing about the text inside,
+except a consent dialog's and a comment section's names (a long thread under a short post).
 """
 
 from __future__ import annotations
@@ -52,6 +53,36 @@ def _names_consent(words: str) -> bool:
         CONSENT_CONTAINER_RE.search(token) and not _TAXONOMY_TOKEN_RE.match(token)
         for token in words.lower().split()
     )
+
+
+#: A class token part naming a comment section ("comments", "comment_list", "commentwrap",
+#: "a2commentwrap", "disqus"); a short prefix is allowed, other words after it are not
+#: ("commentOnSelection" names a feature, not a section).
+_COMMENT_SECTION_PART_RE = re.compile(
+    r"[a-z0-9]{0,3}(?:comments?|disqus|respond|replies)"
+    r"(?:s|list|listing|wrap|area|thread|section|box|container|content)?"
+)
+#: A token of more parts than this is a slug (an id made from a heading, "receive-and-reply-
+#: to-an-inbound-sms-message-section"), not a container's name.
+_COMMENT_TOKEN_MAX_PARTS = 3
+#: Words that make a comment section a forum's posts ("comments DiscussionBoard").
+_BOARD_RE = re.compile(r"forum|board|bbs|topic")
+_TOKEN_PARTS_RE = re.compile(r"[-_]+")
+
+
+def _names_comments(words: str) -> bool:
+    """True when a container's words name the readers' comments on the page (and no word
+    names a forum's board)."""
+    tokens = words.lower().split()
+    if any(_BOARD_RE.search(token) for token in tokens):
+        return False
+    for token in tokens:
+        parts = _TOKEN_PARTS_RE.split(token)
+        if len(parts) <= _COMMENT_TOKEN_MAX_PARTS and any(
+            _COMMENT_SECTION_PART_RE.fullmatch(part) for part in parts
+        ):
+            return True
+    return False
 
 
 #: Side columns: a sidebar beside an article, but on a product page the column beside
@@ -143,8 +174,9 @@ def node_hints(
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
             if prose[i] > limit:
                 # A wrapper's layout words say nothing of the text in it, but a consent
-                # dialog is never the page's text, however much of its prose it holds.
-                if words and _names_consent(words):
+                # dialog is never the page's text, however much of its prose it holds,
+                # nor (but on a forum) the readers' comments under a short post.
+                if words and (_names_consent(words) or (not forum and _names_comments(words))):
                     own = STRONG_NEGATIVE
             else:
                 if words:
