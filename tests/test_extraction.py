@@ -243,6 +243,22 @@ def test_a_consent_dialog_is_never_the_text_however_much_prose_it_holds() -> Non
     assert PROSE in clean_html(post, options=RULES_ONLY).text
 
 
+def test_a_posts_own_categories_do_not_name_its_wrapper() -> None:
+    """WordPress writes a post's categories and tags as classes of its wrapper:
+    ``category-cookbook-promo-trailer-videos`` says what the post is about, not that the
+    container is a promotion."""
+    post = page(
+        '<div class="sidebar-left"><a href="/">Home</a></div>'
+        '<div class="post-7 post hentry category-cookbook-promo-trailer-videos tag-share">'
+        f"<h1>On turning 40</h1><p>{PROSE} Birthday.</p><p>{PROSE}</p></div>"
+        '<div id="comments">'
+        + "".join(f'<div class="comment"><p>{PROSE} Wishes {i}.</p></div>' for i in range(3))
+        + "</div>"
+    )
+    text = clean_html(post, "https://example.com/2012/10/turning-40/", options=RULES_ONLY).text
+    assert "Birthday." in text and "Wishes 1." not in text
+
+
 def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:
     """A short post under a long thread: the comment section holds most of the page's
     prose, but it is named for comments, so it is left out whatever its share."""

@@ -268,9 +268,11 @@ _MAX_TOKENS = 50_000
 
 
 def _token_flags(token: str) -> int:
-    """The patterns a lower-cased class token matches, as bits (0 for a state token)."""
+    """The patterns a lower-cased class token matches, as bits (0 for a state token and
+    for a post's own tag or category, ``category-promo-videos``: its subject, not the
+    container's role)."""
     flags = 0
-    if not _STATE_TOKEN_RE.fullmatch(token):
+    if not _STATE_TOKEN_RE.fullmatch(token) and not _TAXONOMY_TOKEN_RE.match(token):
         for pattern, bit in _TOKEN_PATTERNS:
             if pattern.search(token):
                 flags |= bit
