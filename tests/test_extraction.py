@@ -257,6 +257,13 @@ def test_a_posts_own_categories_do_not_name_its_wrapper() -> None:
     )
     text = clean_html(post, "https://example.com/2012/10/turning-40/", options=RULES_ONLY).text
     assert "Birthday." in text and "Wishes 1." not in text
+    # TypePad's way: entry-category-social_media, entry-author-jane.
+    typepad = post.replace(
+        "post-7 post hentry category-cookbook-promo-trailer-videos tag-share",
+        "entry-category-social_media entry-author-jane entry-type-post",
+    )
+    text = clean_html(typepad, "https://example.com/2012/10/turning-40/", options=RULES_ONLY).text
+    assert "Birthday." in text and "Wishes 1." not in text
 
 
 def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:

@@ -41,10 +41,13 @@ STRONG_NEGATIVE_RE = re.compile(
 #: Containers of a cookie or consent dialog: strong negative whatever share of the page's
 #: prose they hold (a consent platform's purposes can outweigh a listing's text).
 CONSENT_CONTAINER_RE = re.compile(_START + r"(?:cookie|consent|gdpr)")
-#: Class tokens naming the post's own tags and categories (WordPress writes
-#: ``tag-cookies category-recipes`` on a post's wrapper): the text's subject, not the
+#: Class tokens naming the post's own tags, categories and author (WordPress writes
+#: ``tag-cookies category-recipes`` on a post's wrapper, TypePad
+#: ``entry-category-social_media entry-author-jane``): the text's subject, not the
 #: container's role.
-_TAXONOMY_TOKEN_RE = re.compile(r"(?:tag|category)-")
+_TAXONOMY_TOKEN_RE = re.compile(
+    r"(?:tag|category|post_tag)-|(?:entry|post|article|node)-(?:tag|category|author)-"
+)
 
 
 def _names_consent(words: str) -> bool:
