@@ -5,6 +5,7 @@ from __future__ import annotations
 from demo_site.site import build_site
 from scrapy_webclean import Cleaner, CleanOptions, clean_html
 from scrapy_webclean.cleaning import SHORT_LINE_UNITS
+from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.template import MemoryTemplateStore, TemplateModel, site_of
 from scrapy_webclean.html.pagemodel import collapse_ws
 from scrapy_webclean.segmentation.classify import text_units
@@ -264,6 +265,32 @@ def test_a_posts_own_categories_do_not_name_its_wrapper() -> None:
     )
     text = clean_html(typepad, "https://example.com/2012/10/turning-40/", options=RULES_ONLY).text
     assert "Birthday." in text and "Wishes 1." not in text
+
+
+def test_a_short_story_the_page_type_model_calls_an_article_is_not_read_as_a_listing() -> None:
+    """A one-paragraph story over a long box of other videos: the rules alone read the box
+    as the page's list; with the page-type model sure the page is an article, the box must
+    hold ``listing_strong_factor`` times the story's text to win."""
+    items = "".join(
+        f'<li><a href="/2012/10/{i}/story-{i}.html">Watch: the mayor opens bridge number {i} '
+        "across the river</a></li>"
+        for i in range(14)
+    )
+    html = (
+        '<html><head><title>Bridge vote delayed - The Daily</title><meta property="og:type" '
+        'content="article"></head><body><article><h1>Bridge vote delayed</h1>'
+        '<time datetime="2012-10-24">24 October 2012</time>'
+        f'<p>{PROSE} Story.</p></article><div class="playlist"><h2>More video</h2><ul>{items}'
+        "</ul></div></body></html>"
+    )
+    url = "https://news.example.com/2012/10/24/bridge-vote-delayed-after-committee-review.html"
+    story = clean_html(html, url)
+    assert story.page_type == "article" and "Story." in story.text
+    assert "bridge number 3" not in story.text
+    listing = clean_html(html, url, options=RULES_ONLY)
+    assert listing.page_type == "listing" and "bridge number 3" in listing.text
+    unsure = CleanOptions(extract=ExtractOptions(listing_article_probability=1.01))
+    assert clean_html(html, url, options=unsure).page_type == "listing"
 
 
 def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:

@@ -61,7 +61,7 @@ from scrapy_webclean.extraction.linefeatures import RuleState, line_features
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
-from scrapy_webclean.extraction.pagetype import page_type_features
+from scrapy_webclean.extraction.pagetype import PAGE_TYPES, page_type_features
 from scrapy_webclean.extraction.recovery import second_opinion
 from scrapy_webclean.extraction.region import (
     best_list,
@@ -122,6 +122,10 @@ class Extraction:
         return "\n".join(
             line.text for line, keep in zip(self.lines, self.kept, strict=False) if keep
         )
+
+
+#: The page-type model's output that is an article's probability.
+_ARTICLE = PAGE_TYPES.index("article")
 
 
 def line_score(line: Line, hint: int, noisy: bool, opts: ExtractOptions) -> float:
@@ -259,10 +263,12 @@ def _extract_once(
     article_region, article_ranges = region, ranges
     page_type = "article"
     list_node, list_units = best_list(model, lines, hints, opts)
+    surely_article = bool(type_probs) and type_probs[_ARTICLE] >= opts.listing_article_probability
     if list_node >= 0 and (
         (
             holder_score < opts.article_min_prose_units
             and list_units >= opts.listing_factor * holder_score
+            and not surely_article
         )
         or list_units >= opts.listing_strong_factor * holder_score
     ):

@@ -44,6 +44,12 @@ class ExtractOptions:
     listing_strong_factor: float = 8.0
     listing_factor: float = 3.0
     article_min_prose_units: float = 100.0
+    #: A page the page-type model (``pagetype``, with a line model) calls an article with
+    #: at least this probability (0-1) is read as a listing on ``listing_strong_factor``
+    #: only: a short story under a long box of other stories stays a story (held out:
+    #: dragnet-gold +0.0029, the same from 0.6 to 0.8, less at 0.9; WCXB -0.0002, one
+    #: forum page the model calls an article).
+    listing_article_probability: float = 0.8
     min_list_items: int = 5
     min_item_title_units: float = 4.0
     #: The recovery step (``recovery``): prose of at least ``recover_min_units`` outside the
