@@ -293,6 +293,25 @@ def test_a_short_story_the_page_type_model_calls_an_article_is_not_read_as_a_lis
     assert clean_html(html, url, options=unsure).page_type == "listing"
 
 
+def test_paragraphs_written_straight_into_the_post_beside_a_list_are_kept() -> None:
+    """Blogger writes a post's paragraphs as text separated by <br>s in the post's div; a
+    nested list of long points is the best holder, and widening it to the region must take
+    its parent's own lines too, not only its sibling elements."""
+    points = "".join(f"<li>{PROSE} {PROSE} Point {i}.</li>" for i in range(5))
+    older = "".join(f'<li><a href="/p/{i}">Older post {i}</a></li>' for i in range(6))
+    html = page(
+        '<div id="main-wrapper"><div class="widget"><p>Welcome to our blog about running.</p>'
+        '</div><div class="post"><h3>Race report</h3><div class="post-body">'
+        f"{PROSE} Opening.<br><br>{PROSE} Second.<br><br>{PROSE} Third.<br><br>"
+        f'<div><div><ul>{points}</ul></div></div></div></div></div><div id="sidebar"><ul>'
+        f"{older}</ul></div>"
+    )
+    for options in (RULES_ONLY, CleanOptions()):
+        text = clean_html(html, "https://blog.example.com/2012/09/race.html", options=options).text
+        for words in ("Opening.", "Second.", "Third.", "Point 4."):
+            assert words in text, (words, options)
+
+
 def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:
     """A short post under a long thread: the comment section holds most of the page's
     prose, but it is named for comments, so it is left out whatever its share."""

@@ -113,19 +113,28 @@ def _widen(
     """From ``core`` up to ``top``, add at every level the sibling subtrees whose score
     reaches ``threshold``, and all positive siblings when together they do (paragraphs
     that sit one by one beside a fact box): sections of a long page stay, a ticker or a
-    teaser strip that only shares a wrapper with the article does not."""
+    teaser strip that only shares a wrapper with the article does not. A parent's own
+    lines (text written straight into it between its children, a blog post's paragraphs
+    separated by ``<br>`` around a list) are added when they reach ``threshold`` too."""
     ranges = [(core, core + node_count[core])]
     node = core
     while node != top:
         parent = parents[node]
         siblings = []
+        children_sum = 0.0
         child, stop = parent + 1, parent + node_count[parent]
         while child < stop:
+            children_sum += subtree[child]
             if child != node and subtree[child] > 0:
                 siblings.append(child)
             child += node_count[child]
+        # The parent's own lines (text written straight into it between its children: a
+        # post's paragraphs separated by <br>s around a list) are its siblings' peers.
+        own = subtree[parent] - children_sum
         if sum(subtree[c] for c in siblings) >= threshold:
             ranges.extend((c, c + node_count[c]) for c in siblings)
+        if own >= threshold:
+            ranges.append((parent, parent + 1))
         node = parent
     return ranges
 
