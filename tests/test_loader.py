@@ -157,3 +157,22 @@ def test_flatten_keeps_shallow_structure() -> None:
     flat = flatten_deep_tags(html, max_depth=3)
     assert flat.startswith("<div><p>a</p><span><span>x")
     assert flat.count("<span>") == flat.count("</span>") == 2
+
+
+def test_content_after_an_early_end_of_the_document_is_parsed() -> None:
+    """libxml2 builds nothing after the first </html>: a header include that ends with
+    </body></html> before the article would lose the article."""
+    article = "HR is about people, and this article says why at some length."
+    html = (
+        "<html><head><title>t</title></head><body><nav><a href='/'>Home</a></nav>"
+        "</body>\n</html>\n<div class='post'><h1>Six types</h1>"
+        f"<p>{article}</p></div><footer>Contact</footer></body></html>"
+    )
+    root, _ = parse_html(html)
+    assert article in "".join(root.itertext())
+    # (a late script after the real end is no content: the page is read as it is)
+    tail = page("Body text.") + "<script>var x = 1;</script>"
+    assert "Body text." in "".join(parse_html(tail)[0].itertext())
+    # (upper-case end tags of old pages too)
+    upper = html.replace("</html>", "</HTML>")
+    assert article in "".join(parse_html(upper)[0].itertext())
