@@ -296,3 +296,9 @@ def is_site_root(url: str | None) -> bool:
 
 _INDEX_PATH_RE = re.compile(r"/(?:index|default|home)\.(?:html?|php|aspx?|jsp)")
 _TRACKING_PREFIXES = ("utm_", "srsltid", "gclid", "fbclid", "ref", "source")
+
+
+def has_own_query(query: str) -> bool:
+    """True for a query string with a parameter other than tracking ones (``utm_*``,
+    ``srsltid``, ``gclid``, ...): one that may choose what the page shows."""
+    return any(not key.startswith(_TRACKING_PREFIXES) for key in parse_qs(query))

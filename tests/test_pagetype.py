@@ -150,3 +150,13 @@ def test_the_shipped_page_type_model_names_clear_pages() -> None:
 
     assert predicted(PRODUCT, "https://shop.example.com/products/steel-kettle-17") == "product"
     assert predicted(THREAD, "https://forum.example.org/t/which-kettle/1234") == "forum"
+
+
+def test_tracking_parameters_do_not_change_the_page_type_features() -> None:
+    """A crawl meets one page under ``?utm_source=...`` and without: the page type, so the
+    cleaned text, must not depend on it. A query that chooses what is shown still counts."""
+    url = "https://shop.example.com/c/kettles"
+    plain = features(PRODUCT, url)
+    assert features(PRODUCT, url + "?utm_source=news&srsltid=AfmBOo") == plain
+    assert features(PRODUCT, url + "?gclid=1&fbclid=2") == plain
+    assert features(PRODUCT, url + "?page=2") != plain

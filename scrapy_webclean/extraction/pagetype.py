@@ -33,6 +33,7 @@ from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.trees import TreeEnsemble, numpy_module
 from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.text.wordlists import read_word_list
+from scrapy_webclean.urls import has_own_query
 
 #: WCXB's page types, in the order of the model's outputs.
 PAGE_TYPES: tuple[str, ...] = (
@@ -166,7 +167,7 @@ PAGE_FEATURE_NAMES: tuple[str, ...] = (
     "url_depth",
     "url_numbers",
     "url_year",
-    "url_query",
+    "url_query",  # (a parameter other than tracking ones: urls.has_own_query)
     "url_root",
     "url_slug_words",
     "url_forum",
@@ -212,8 +213,8 @@ def _url_features(url: str | None) -> list[float]:
         float(len(segments)),
         float(sum(1 for s in segments if any(c.isdigit() for c in s))),
         1.0 if _YEAR_RE.search(path) else 0.0,
-        1.0 if parts.query else 0.0,
-        1.0 if not segments and not parts.query else 0.0,
+        1.0 if has_own_query(parts.query) else 0.0,
+        1.0 if not segments and not has_own_query(parts.query) else 0.0,
         float(min(20, len(_PATH_WORD_RE.findall(last)))),
         1.0 if FORUM_URL_RE.search(url) else 0.0,
     ]
