@@ -312,6 +312,32 @@ def test_paragraphs_written_straight_into_the_post_beside_a_list_are_kept() -> N
             assert words in text, (words, options)
 
 
+def test_a_gallery_slide_keeps_its_caption_and_an_article_does_not() -> None:
+    """On a slide of a gallery the caption is the text (the page kept a headline's worth
+    without it); under an article's paragraphs a caption stays out."""
+    caption = (
+        "Lindsay Lohan looked a tad too done up after a night of partying at the Chateau "
+        "Marmont on July 21, and got into the driver's seat of her car (Photo Agency)"
+    )
+    slides = "".join(f'<li><a href="/s/{i}">Slide {i}</a></li>' for i in range(8))
+    slide = page(
+        '<div class="story"><h1>Heavy on makeup</h1><div class="dek">Her latest look '
+        'featured a lot of lipstick.</div></div><div class="viewer"><div class="image">'
+        f'<img src="/a.jpg"></div><div class="caption">{caption}</div></div>'
+        f'<ul class="thumbs">{slides}</ul>'
+    )
+    url = "https://news.example.com/entertainment/slideshow/heavy-on-makeup-3161542"
+    for options in (RULES_ONLY, CleanOptions()):
+        assert caption in clean_html(slide, url, options=options).text, options
+    story = page(
+        "<article><h1>Report</h1>"
+        + "".join(f"<p>{PROSE} P{i}.</p>" for i in range(4))
+        + f'<figure><img src="/b.jpg"><figcaption>{caption}</figcaption></figure></article>'
+    )
+    text = clean_html(story, "https://news.example.com/2012/report.html").text
+    assert "P3." in text and caption not in text
+
+
 def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:
     """A short post under a long thread: the comment section holds most of the page's
     prose, but it is named for comments, so it is left out whatever its share."""

@@ -47,6 +47,7 @@ finally "content" when most of its text was kept here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -203,6 +204,7 @@ def extract_main(
         seen_on_site,
     )
     extraction = _extract_once(*args, forum=forum)
+    keep_gallery_captions(model, extraction, opts)
     if not forum and not any(extraction.kept):
         # Nothing kept, and the page's address does not say "thread": when its text is a
         # discussion (comments and replies), the posts are the content.
@@ -211,6 +213,39 @@ def extract_main(
             thread.page_type = "forum"
             return thread
     return extraction
+
+
+#: A container named for a photo's caption ("caption", "wp-caption-text", "slide-caption").
+_CAPTION_CLASS_RE = re.compile(r"(?<![a-z0-9])caption")
+#: How far up from a line its caption container may be (the line's element, two parents).
+_CAPTION_LEVELS = 3
+
+
+def keep_gallery_captions(model: PageModel, extraction: Extraction, opts: ExtractOptions) -> None:
+    """On a page that kept next to nothing (``opts.gallery_max_units``: a gallery's slide, a
+    photo post), also keep the photos' captions: there they are the text (the hints drop
+    captions everywhere else, as the extraction sets' truths do)."""
+    kept, lines = extraction.kept, extraction.lines
+    if not any(kept):
+        return
+    if sum(line.units for line, keep in zip(lines, kept, strict=False) if keep) >= (
+        opts.gallery_max_units
+    ):
+        return
+    tags, elements, parents = model.tags, model.elements, model.parents
+    for i, line in enumerate(lines):
+        if kept[i] or not (line.prose or line.units >= opts.gallery_caption_min_units):
+            continue
+        node = line.node
+        for _ in range(_CAPTION_LEVELS):
+            if node <= 0:
+                break
+            if tags[node] == "figcaption" or _CAPTION_CLASS_RE.search(
+                (elements[node].get("class") or "").lower()
+            ):
+                kept[i] = True
+                break
+            node = parents[node]
 
 
 def _subtree_sums(model: PageModel, lines: list[Line], scores: Sequence[float]) -> list[float]:
