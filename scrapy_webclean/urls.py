@@ -291,7 +291,7 @@ def is_site_root(url: str | None) -> bool:
     path = parts.path.lower()
     if path not in ("", "/") and not _INDEX_PATH_RE.fullmatch(path):
         return False
-    return all(key.startswith(_TRACKING_PREFIXES) for key in parse_qs(parts.query))
+    return not has_own_query(parts.query)
 
 
 _INDEX_PATH_RE = re.compile(r"/(?:index|default|home)\.(?:html?|php|aspx?|jsp)")

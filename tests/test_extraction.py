@@ -20,6 +20,11 @@ PROSE = (
 RULES_ONLY = CleanOptions(line_model=None)
 
 
+def link_items(label: str, count: int, path: str = "/") -> str:
+    """``count`` list items, each a link to ``<path><i>`` named ``<label> <i>``."""
+    return "".join(f'<li><a href="{path}{i}">{label} {i}</a></li>' for i in range(count))
+
+
 def page(body: str) -> str:
     return f"<html><head><title>T</title></head><body>{body}</body></html>"
 
@@ -31,7 +36,7 @@ def test_paragraphs_split_over_sibling_containers_are_one_region() -> None:
     )
     html = page(
         '<ul class="menu">'
-        + "".join(f'<li><a href="/{i}">Item {i}</a></li>' for i in range(9))
+        + link_items("Item", 9)
         + f"</ul><section>{paragraphs}</section><footer>Copyright 2026 Example.</footer>"
     )
     text = clean_html(html).text
@@ -195,7 +200,7 @@ def test_a_list_of_short_linked_names_with_details_is_a_listing() -> None:
     assert result.page_type == "listing"
     assert "Picture 3" in result.text and "Rated 7.9 by 12K" in result.text
     # A menu of bare links is no listing: its entries have nothing beside the link.
-    menu = "".join(f'<li><a href="/{i}">Section {i}</a></li>' for i in range(12))
+    menu = link_items("Section", 12)
     plain = clean_html(page(f"<article><p>{PROSE}</p><p>{PROSE}</p></article><ul>{menu}</ul>"))
     assert plain.page_type == "article" and "Section 3" not in plain.text
 
@@ -298,7 +303,7 @@ def test_paragraphs_written_straight_into_the_post_beside_a_list_are_kept() -> N
     nested list of long points is the best holder, and widening it to the region must take
     its parent's own lines too, not only its sibling elements."""
     points = "".join(f"<li>{PROSE} {PROSE} Point {i}.</li>" for i in range(5))
-    older = "".join(f'<li><a href="/p/{i}">Older post {i}</a></li>' for i in range(6))
+    older = link_items("Older post", 6, "/p/")
     html = page(
         '<div id="main-wrapper"><div class="widget"><p>Welcome to our blog about running.</p>'
         '</div><div class="post"><h3>Race report</h3><div class="post-body">'
@@ -319,7 +324,7 @@ def test_a_gallery_slide_keeps_its_caption_and_an_article_does_not() -> None:
         "Lindsay Lohan looked a tad too done up after a night of partying at the Chateau "
         "Marmont on July 21, and got into the driver's seat of her car (Photo Agency)"
     )
-    slides = "".join(f'<li><a href="/s/{i}">Slide {i}</a></li>' for i in range(8))
+    slides = link_items("Slide", 8, "/s/")
     slide = page(
         '<div class="story"><h1>Heavy on makeup</h1><div class="dek">Her latest look '
         'featured a lot of lipstick.</div></div><div class="viewer"><div class="image">'
@@ -706,7 +711,7 @@ def test_product_page_keeps_its_description_and_leaves_out_customer_reviews() ->
 
 
 def test_fill_in_forms_and_footnotes_do_not_take_the_page() -> None:
-    menu = "".join(f'<li><a href="/{i}">Menu entry {i}</a></li>' for i in range(30))
+    menu = link_items("Menu entry", 30)
     steps = "".join(
         f"<section><h2>Step {i}</h2><div><p>{PROSE} Step {i}.</p></div></section>" for i in range(6)
     )
@@ -741,9 +746,7 @@ def test_documentation_pages_keep_linked_headings_and_introduced_link_lists() ->
         f'<li><a href="/docs/types/{n}">{n}</a></li>' for n in ("Strings", "Lists", "Sets")
     )
     body = (
-        '<nav class="docs-nav"><ul>'
-        + "".join(f'<li><a href="/docs/{i}">Page {i}</a></li>' for i in range(8))
-        + "</ul></nav>"
+        '<nav class="docs-nav"><ul>' + link_items("Page", 8, "/docs/") + "</ul></nav>"
         '<main><article class="docs-content"><h1>Data types</h1>'
         f'<h2><a class="heading-anchor" href="#overview">Overview</a></h2><p>{PROSE}</p>'
         f"<p>{intro}</p><ul>{types}</ul>"
@@ -872,7 +875,7 @@ def test_a_page_whose_only_text_is_the_sites_slogan_has_no_main_content() -> Non
         '<div class="hd"><a class="logo" href="/"><img src="/logo.png" alt="Gadget Front"></a>'
         '<span class="slogan">Gadget Front · the next step in tech</span></div>'
     )
-    links = "".join(f'<li><a href="/c/{i}">Channel {i}</a></li>' for i in range(6))
+    links = link_items("Channel", 6, "/c/")
     sitemap = clean_html(page(f"{header}<ul>{links}</ul>"), "https://gadgets.example/sitemap/")
     assert sitemap.text == "" and sitemap.page_type == "other"
     post = clean_html(

@@ -208,13 +208,14 @@ def _url_features(url: str | None) -> list[float]:
     wordset = set(words)
     groups = [float(len(wordset & URL_WORD_GROUPS.get(name, frozenset()))) for name in PAGE_TYPES]
     last = segments[-1] if segments else ""
+    own_query = has_own_query(parts.query)
     return [
         *groups,
         float(len(segments)),
         float(sum(1 for s in segments if any(c.isdigit() for c in s))),
         1.0 if _YEAR_RE.search(path) else 0.0,
-        1.0 if has_own_query(parts.query) else 0.0,
-        1.0 if not segments and not has_own_query(parts.query) else 0.0,
+        1.0 if own_query else 0.0,
+        1.0 if not segments and not own_query else 0.0,
         float(min(20, len(_PATH_WORD_RE.findall(last)))),
         1.0 if FORUM_URL_RE.search(url) else 0.0,
     ]
