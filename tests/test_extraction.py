@@ -797,7 +797,7 @@ def test_product_page_buy_box_rendered_twice_and_its_faq_are_left_out() -> None:
     )
     box = f'<div class="buy-box"><h2>Standing desk</h2><p>{description}</p><p>$499</p></div>'
     body = (
-        f'<div class="pdp-desktop">{box}</div><div class="pdp-mobile">{box}</div>'
+        f'<div class="pdp">{box}</div><div class="pdp">{box}</div>'
         f"<p>{PROSE}</p>"
         f'<section class="product-faq"><h2>Questions</h2><p>{PROSE} Can it hold two '
         "screens?</p></section>"
@@ -813,7 +813,8 @@ def test_product_page_buy_box_rendered_twice_and_its_faq_are_left_out() -> None:
     text = clean_html(shop, "https://shop.example.com/p/desk").text
     assert text.count(description) == 1
     assert "Can it hold" not in text and "oak desk" not in text
-    # On a page that sells nothing, repeated lines are kept (a timetable, a meal plan).
+    # On a page that sells nothing, lines repeated in the same place of a repeating
+    # structure are kept (a timetable, a meal plan; ``extraction.repeats``).
     assert clean_html(page(body)).text.count(description) == 2
 
 

@@ -40,6 +40,8 @@
    step they are neutral to slightly positive.
 6. A trained line model (``linemodel``), when one is given, makes the final keep/drop
    call per line from the rules' verdicts and the lines' features (``linefeatures``).
+7. A kept line that repeats an earlier kept line from another place of the page (a
+   reply quoting the first post, a second copy of the article) is dropped (``repeats``).
 
 The Quark classifier (section 4) labels the blocks reported beside the text; a block is
 finally "content" when most of its text was kept here.
@@ -72,10 +74,10 @@ from scrapy_webclean.extraction.region import (
     sum_up,
     widen_to_main,
 )
+from scrapy_webclean.extraction.repeats import drop_repeated_copies, drop_repeated_lines
 from scrapy_webclean.extraction.verdicts import (
     drop_after_related_headings,
     drop_noscript_copies,
-    drop_repeated_lines,
     keep_introduced_lists,
     keep_linked_headings,
     noise_flags,
@@ -211,7 +213,8 @@ def extract_main(
         thread = _extract_once(*args, forum=True)
         if any(thread.kept):
             thread.page_type = "forum"
-            return thread
+            extraction = thread
+    drop_repeated_copies(model, lines, extraction.kept, opts.repeat_min_units)
     return extraction
 
 

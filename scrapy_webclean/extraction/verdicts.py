@@ -7,12 +7,12 @@ dropped (step 4 of ``extract``), and the passes that revise them.
 headline, a date or byline line: content, reported apart). The passes after it keep
 linked lines that belong to the text (``keep_linked_headings``,
 ``keep_introduced_lists``) and drop kept lines that do not (``drop_after_related_headings``,
-``drop_noscript_copies``, ``drop_repeated_lines``); they change ``kept`` in place.
+``drop_noscript_copies``); they change ``kept`` in place. Lines that repeat earlier ones
+are ``repeats``' job.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
@@ -51,9 +51,6 @@ RELATED_HEADING_MAX_UNITS = 15
 HEADING_ELEMENT_MAX_NODES = 2
 #: A list is looked for this many levels above a linked line.
 _LIST_LEVELS = 4
-#: A kept line of a product page that repeats an earlier one is a second rendering of the
-#: buy box from this many words on.
-REPEATED_LINE_MIN_WORDS = 5
 _HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _H1 = frozenset(("h1",))
 
@@ -314,33 +311,6 @@ def drop_noscript_copies(model: PageModel, lines: list[Line], kept: list[bool]) 
     }
     for i, line in enumerate(lines):
         if kept[i] and in_noscript[line.node] and line.text in outside:
-            kept[i] = False
-
-
-def drop_repeated_lines(
-    lines: list[Line],
-    kept: list[bool],
-    product: Callable[[], bool],
-    min_words: int = REPEATED_LINE_MIN_WORDS,
-) -> None:
-    """On a product page (``product()``, asked only when a line repeats), a kept line of
-    ``min_words`` or more that repeats an earlier kept line word for word is a second
-    rendering of the buy box (shops render it once per screen size), not more text.
-    (Elsewhere repeated lines are often the text: a meal plan, a timetable.)"""
-    seen: set[str] = set()
-    repeats: list[int] = []
-    for i, line in enumerate(lines):
-        if not kept[i]:
-            continue
-        words = line.text.split()
-        if len(words) < min_words:
-            continue
-        key = " ".join(words)
-        if key in seen:
-            repeats.append(i)
-        seen.add(key)
-    if repeats and product():
-        for i in repeats:
             kept[i] = False
 
 
