@@ -12,7 +12,8 @@
    with sibling sections that score. Long prose split over sibling containers stays one
    region; a strip of teasers beside the article does not take it over. A region inside
    the page's ``<main>`` becomes the whole main element when the rest of it does not
-   score negative.
+   score negative. On a discussion thread, a region inside one post becomes the
+   container of all posts (``thread_region``).
 3. Page type: when the page's prose is thin and one list of title-like linked items
    (same tag and class, ``region.best_list``) holds more text, the page is a *listing*
    and that list is the region; its item titles are kept (a list that keeps nothing, a
@@ -72,6 +73,7 @@ from scrapy_webclean.extraction.region import (
     landing_range,
     landing_region,
     sum_up,
+    thread_region,
     widen_to_main,
 )
 from scrapy_webclean.extraction.repeats import drop_repeated_copies, drop_repeated_lines
@@ -318,6 +320,10 @@ def _extract_once(
             [(list_node, list_node + model.node_count[list_node])],
             "listing",
         )
+    if forum and page_type == "article" and ranges:
+        thread = thread_region(model, region, opts.thread_min_posts)
+        if thread > 0:
+            region, ranges = thread, [(thread, thread + model.node_count[thread])]
     ranges = widen_to_main(model, ranges, subtree, opts)
     landing = (
         page_type == "article"

@@ -262,3 +262,37 @@ def sum_up(values: list[float], parents: list[int]) -> None:
     """Turn per-node values into subtree sums, in place (children have larger indices)."""
     for i in range(len(values) - 1, 0, -1):
         values[parents[i]] += values[i]
+
+
+def thread_region(model: PageModel, region: int, min_posts: int) -> int:
+    """On a discussion thread, the container of the posts around ``region``, or -1.
+
+    The best region of a thread is often one long post: each post pays for its linked
+    "Re: <title>" heading, its author's card and its "Top" link, so the thread scores
+    below its longest post. Going up from ``region``, the first element with
+    ``min_posts`` or more siblings of its kind (same tag, half their class tokens shared:
+    phpBB's ``post bg1`` and ``post bg2``) is a post; their parent holds the thread."""
+    tags, elements, parents, count = model.tags, model.elements, model.parents, model.node_count
+    node = region
+    while node > 0:
+        parent = parents[node]
+        if parent <= 0:
+            return -1
+        mine = _class_tokens(elements[node].get("class"))
+        if mine:
+            alike = 0
+            child, end = parent + 1, parent + count[parent]
+            while child < end:
+                if tags[child] == tags[node]:
+                    theirs = _class_tokens(elements[child].get("class"))
+                    if 2 * len(mine & theirs) >= max(len(mine), len(theirs)):
+                        alike += 1
+                child += count[child]
+            if alike >= min_posts:
+                return parent
+        node = parent
+    return -1
+
+
+def _class_tokens(value: str | None) -> frozenset[str]:
+    return frozenset((value or "").split())
