@@ -65,3 +65,40 @@ def test_thread_region_needs_alike_siblings() -> None:
     assert model.elements[thread].get("class") == "page-body"
     # The page has seven posts (the element itself counts among its alike siblings).
     assert thread_region(model, content, 8) == -1
+
+
+def test_a_thread_is_known_by_its_declared_schema_type() -> None:
+    """An address that follows no forum convention, a markup that declares a
+    ``DiscussionForumPosting``: the replies are posts, not comments under an article."""
+    from scrapy_webclean.extraction.hints import declares_discussion
+
+    prose = "I am doing my bachelor's in IT and wonder whether consulting is worth it."
+    answers = (
+        "Yes, for the first years at least: you learn how many companies work inside.",
+        "It depends on the firm; a tier two shop can teach as much as the big names do.",
+        "I left after three years and do not regret a day of it, nor the hours it took.",
+        "Try an internship first, then decide whether the travel suits the life you want.",
+    )
+    replies = "".join(
+        f'<div class="comment"><div class="byline">user{i}</div><p>{answer}</p></div>'
+        for i, answer in enumerate(answers)
+    )
+    body = (
+        f'<div class="question"><h1>Consulting: is it worth it?</h1><p>{prose} {prose}</p>'
+        f'</div><div class="comments">{replies}</div>'
+    )
+    ld = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'
+    url = "https://www.example.com/community/consulting/consulting-is-it-worth-it"
+    thread = f"<html><head><title>T</title>{ld}</head><body>{body}</body></html>"
+    plain = f"<html><head><title>T</title></head><body>{body}</body></html>"
+    assert declares_discussion(thread) and not declares_discussion(plain)
+    text = clean_html(thread, url, options=RULES_ONLY).text
+    assert all(answer in text for answer in answers)
+    # (the trained line model may still drop a reply, as it may any line)
+    result = clean_html(thread, url)
+    assert result.page_type == "forum"
+    assert sum(answer in result.text for answer in answers) >= 3
+    for options in (RULES_ONLY, CleanOptions()):
+        result = clean_html(plain, url, options=options)
+        assert result.page_type == "article", options
+        assert not any(answer in result.text for answer in answers), options

@@ -58,6 +58,7 @@ from scrapy_webclean.extraction.hints import (
     POSITIVE,
     STRONG_NEGATIVE,
     WEAK_NEGATIVE,
+    declares_discussion,
     looks_like_forum,
     node_hints,
 )
@@ -193,7 +194,7 @@ def extract_main(
         type_probs = line_model.page_type_probabilities(
             page_type_features(model, lines, url, markup)
         )
-    forum = looks_like_forum(url)
+    forum = looks_like_forum(url) or declares_discussion(markup)
     args = (
         model,
         lines,

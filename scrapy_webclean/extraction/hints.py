@@ -311,6 +311,24 @@ def looks_like_forum(url: str | None) -> bool:
     return bool(url) and FORUM_URL_RE.search(url) is not None  # type: ignore[arg-type]
 
 
+#: The schema.org types a thread's markup declares (forum software publishes them for
+#: search engines: XenForo, Discourse, vBulletin, phpBB extensions; Stack Exchange's
+#: ``QAPage``). Case-sensitive, as schema.org's names are.
+DISCUSSION_TYPES = ("DiscussionForumPosting", "QAPage")
+#: Only this many characters of a page's markup are searched for them.
+DISCUSSION_MARKUP_CHARS = 400_000
+
+
+def declares_discussion(markup: str | None) -> bool:
+    """True when a page's markup names a discussion type of schema.org
+    (:data:`DISCUSSION_TYPES`), in JSON-LD or microdata: a thread whose address does not
+    follow the forum conventions (``looks_like_forum``)."""
+    if not markup:
+        return False
+    end = min(len(markup), DISCUSSION_MARKUP_CHARS)
+    return any(markup.find(name, 0, end) >= 0 for name in DISCUSSION_TYPES)
+
+
 #: The ``content`` of an ``og:type`` meta tag that names a product.
 _OG_PRODUCT_RE = re.compile(r"""content\s*=\s*["']\s*product""", re.I)
 #: What comes before "Product" when it is a schema.org type: ``"@type": "`` (JSON-LD,
