@@ -102,3 +102,24 @@ def test_a_thread_is_known_by_its_declared_schema_type() -> None:
         result = clean_html(plain, url, options=options)
         assert result.page_type == "article", options
         assert not any(answer in result.text for answer in answers), options
+
+
+def test_forum_addresses_follow_the_software_not_the_site() -> None:
+    from scrapy_webclean.extraction.hints import looks_like_forum
+
+    for url in (
+        "https://forum.example.org/t/which-lens/123",
+        "https://example.org/viewtopic.php?t=112320",
+        "https://example.org/threads/which-lens.4711/",
+        "https://example.com/discussions/topic/starting-projects-of-a-beginner/",  # bbPress
+        "https://example.com/forums/topic/which-lens/",
+        "https://example.org/community/index.php?topic=589061.0",  # Simple Machines
+    ):
+        assert looks_like_forum(url), url
+    for url in (
+        "https://news.example.com/topic/climate-change",
+        "https://news.example.com/2024/01/12/which-lens.html",
+        "https://shop.example.com/p/desk?color=topical",
+        None,
+    ):
+        assert not looks_like_forum(url), url

@@ -296,11 +296,13 @@ _TOKEN_PATTERNS = (
 
 
 #: URL paths of forum and Q&A software (Discourse, phpBB, vBulletin, XenForo, Discuz!,
-#: NodeBB, Flarum, Invision, Reddit-style): conventions of the software, not of a site.
+#: NodeBB, Flarum, Invision, Reddit-style, bbPress's ``/forums/topic/<slug>``, Simple
+#: Machines' ``?topic=<n>``): conventions of the software, not of a site.
 FORUM_URL_RE = re.compile(
     r"/(?:t|d)/[^/?#]+/\d+|/(?:t|d)/\d+|/topics?/\d+|/threads?/(?:[^/?#]*[.-])?\d+|"
     r"/discussions?/\d+|/questions/\d+|/comments/[a-z0-9]{5,}/|/forums?/[^?#]*\d|"
-    r"viewtopic\.php|showthread\.php|forumdisplay\.php|thread-\d+|[?&]tid=\d|"
+    r"viewtopic\.php|showthread\.php|forumdisplay\.php|thread-\d+|[?&]tid=\d|[?&]topic=\d|"
+    r"/(?:forums?|discussions?|community)/topics?/[^/?#]|"
     r"://(?:forums?|community|discuss|bbs|boards)\.",
     re.I,
 )
