@@ -361,13 +361,20 @@ def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:
         assert "Post." in text and "Opinion 3." not in text, options
     # Words that only contain "comment" or "reply" do not name a comment section: a
     # reader's feature (comment on a selection) or an id made from a heading.
-    for words in ('class="commentOnSelection"', 'id="receive-and-reply-to-an-inbound-message"'):
+    # Nor does a post's state or taxonomy on its wrapper (Squarespace's "has-comments").
+    for words in (
+        'class="commentOnSelection"',
+        'id="receive-and-reply-to-an-inbound-message"',
+        'class="BlogItem hentry has-comments tag-comments"',
+    ):
         wrapped = page(
             f"<div {words}><h1>Receiving messages</h1>"
             + "".join(f"<p>{PROSE} Step {i}.</p>" for i in range(6))
             + "</div>"
         )
-        assert "Step 5." in clean_html(wrapped, url, options=RULES_ONLY).text, words
+        result = clean_html(wrapped, url, options=RULES_ONLY)
+        # (read as the article it is, not rescued as a discussion thread)
+        assert "Step 5." in result.text and result.page_type == "article", words
     # A forum's board named "comments" is the thread itself.
     board = page(
         '<section class="comments DiscussionBoard">'

@@ -75,11 +75,14 @@ _TOKEN_PARTS_RE = re.compile(r"[-_]+")
 
 def _names_comments(words: str) -> bool:
     """True when a container's words name the readers' comments on the page (and no word
-    names a forum's board)."""
+    names a forum's board). A state token ("has-comments") or the post's own taxonomy
+    ("tag-comments") says nothing of the container's role."""
     tokens = words.lower().split()
     if any(_BOARD_RE.search(token) for token in tokens):
         return False
     for token in tokens:
+        if _STATE_TOKEN_RE.fullmatch(token) or _TAXONOMY_TOKEN_RE.match(token):
+            continue
         parts = _TOKEN_PARTS_RE.split(token)
         if len(parts) <= _COMMENT_TOKEN_MAX_PARTS and any(
             _COMMENT_SECTION_PART_RE.fullmatch(part) for part in parts
