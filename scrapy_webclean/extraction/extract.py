@@ -18,6 +18,8 @@
    (same tag and class, ``region.best_list``) holds more text, the page is a *listing*
    and that list is the region; its item titles are kept (a list that keeps nothing, a
    comment thread or a box of other posts, gives the page back to the article region).
+   An article the page-type model calls a collection keeps that list too (a shop
+   category's product grid beside its introduction).
    A site's front page is a *landing* page: its main element (or body) is the region
    (unless one paragraph holder has 40% of its score or more: a blog's latest post).
 4. Inside the region a line is kept unless it sits in a strong-negative container
@@ -130,8 +132,9 @@ class Extraction:
         )
 
 
-#: The page-type model's output that is an article's probability.
+#: The page-type model's outputs that are an article's and a collection's probability.
 _ARTICLE = PAGE_TYPES.index("article")
+_COLLECTION = PAGE_TYPES.index("collection")
 
 
 def line_score(line: Line, hint: int, noisy: bool, opts: ExtractOptions) -> float:
@@ -326,6 +329,18 @@ def _extract_once(
         if thread > 0:
             region, ranges = thread, [(thread, thread + model.node_count[thread])]
     ranges = widen_to_main(model, ranges, subtree, opts)
+    # A shop's category page read as an article (its introduction outweighs its grid):
+    # when the page-type model calls it a collection, the best list (the grid of items)
+    # joins the region, and its linked item names are read as a listing's titles.
+    grid = (
+        page_type == "article"
+        and list_node >= 0
+        and bool(type_probs)
+        and type_probs[_COLLECTION] >= opts.collection_grid_probability
+        and not any(start <= list_node < end for start, end in ranges)
+    )
+    if grid:
+        ranges = [*ranges, (list_node, list_node + model.node_count[list_node])]
     landing = (
         page_type == "article"
         and opts.landing_pages
@@ -361,7 +376,15 @@ def _extract_once(
             lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
         )
     in_region, kept, metadata = region_verdicts(
-        lines, hints, drop_noisy, ranges, title, opts, page_type == "listing", landing, forum
+        lines,
+        hints,
+        drop_noisy,
+        ranges,
+        title,
+        opts,
+        page_type == "listing" or grid,
+        landing,
+        forum,
     )
     if page_type == "listing" and not any(kept) and article_ranges:
         # The list kept nothing (a comment thread or a box of other posts read as the
