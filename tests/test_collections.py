@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from scrapy_webclean import CleanOptions, clean_html
+from scrapy_webclean.extraction.linemodel import default_line_model
+from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
 
 INTRO = (
@@ -61,3 +65,51 @@ def test_a_category_page_keeps_its_introduction_and_its_grid() -> None:
     off = CleanOptions(extract=ExtractOptions(collection_grid_probability=1.01))
     text = clean_html(category_page(), URL, options=off).text
     assert INTRO in text and sum(name in text for name in NAMES) < len(NAMES)
+
+
+class PageTypesOnly:
+    """A line decider that gives the shipped model's page-type probabilities and leaves
+    every line to the rules (as ``LineDecider`` allows: a training recorder does so)."""
+
+    def __init__(self) -> None:
+        model = default_line_model()
+        assert model is not None
+        self.model = model
+
+    def page_type_probabilities(self, features: Sequence[float]) -> list[float]:
+        return self.model.page_type_probabilities(features)
+
+    def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool:
+        return False
+
+    def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line]) -> None:
+        return None
+
+
+def test_a_category_page_read_as_a_listing_keeps_its_introduction() -> None:
+    """The grid outweighs the introduction, so the rules read a listing; as a collection
+    the page keeps the introduction too."""
+    names = [f"{name} {wood}" for name in NAMES for wood in ("oak", "ash")]
+    cards = "".join(
+        f'<div class="card"><a href="/p/{i}"><img src="/i/{i}.jpg" alt=""></a>'
+        f'<a href="/p/{i}"><h3>{name}</h3><span class="price">${199 + 100 * i}.00</span></a>'
+        "<button>Add to cart</button></div>"
+        for i, name in enumerate(names)
+    )
+    html = (
+        "<html><head><title>Sofas</title></head><body><nav><a href='/'>Home</a></nav>"
+        f"<div class='intro'><h1>Sofas &amp; sectionals</h1><p>{INTRO}</p></div>"
+        f"<main><div class='grid'>{cards}</div></main></body></html>"
+    )
+    # (the shipped model gives this small page a collection probability near one half)
+    on = CleanOptions(
+        line_model=PageTypesOnly(), extract=ExtractOptions(collection_grid_probability=0.3)
+    )
+    result = clean_html(html, URL, options=on)
+    assert result.page_type == "listing"
+    assert INTRO in result.text and all(name in result.text for name in names)
+    off = CleanOptions(
+        line_model=PageTypesOnly(), extract=ExtractOptions(collection_grid_probability=1.01)
+    )
+    result = clean_html(html, URL, options=off)
+    assert INTRO not in result.text and all(name in result.text for name in names)

@@ -18,8 +18,8 @@
    (same tag and class, ``region.best_list``) holds more text, the page is a *listing*
    and that list is the region; its item titles are kept (a list that keeps nothing, a
    comment thread or a box of other posts, gives the page back to the article region).
-   An article the page-type model calls a collection keeps that list too (a shop
-   category's product grid beside its introduction).
+   A page the page-type model calls a collection keeps both its list and its best
+   prose region (a shop category's product grid and its introduction).
    A site's front page is a *landing* page: its main element (or body) is the region
    (unless one paragraph holder has 40% of its score or more: a blog's latest post).
 4. Inside the region a line is kept unless it sits in a strong-negative container
@@ -324,19 +324,27 @@ def _extract_once(
             [(list_node, list_node + model.node_count[list_node])],
             "listing",
         )
+    # A shop's category page (the page-type model calls it a collection) is its
+    # introduction and its grid of items, whichever of the two reads as the region.
+    collection = bool(type_probs) and type_probs[_COLLECTION] >= opts.collection_grid_probability
+    if collection and page_type == "listing":
+        list_end = list_node + model.node_count[list_node]
+        ranges = ranges + [
+            (start, end)
+            for start, end in article_ranges
+            if not start <= list_node < end and not list_node <= start < list_end
+        ]
     if forum and page_type == "article" and ranges:
         thread = thread_region(model, region, opts.thread_min_posts)
         if thread > 0:
             region, ranges = thread, [(thread, thread + model.node_count[thread])]
     ranges = widen_to_main(model, ranges, subtree, opts)
-    # A shop's category page read as an article (its introduction outweighs its grid):
-    # when the page-type model calls it a collection, the best list (the grid of items)
-    # joins the region, and its linked item names are read as a listing's titles.
+    # A collection read as an article (its introduction outweighs its grid): the best
+    # list joins the region, and its linked item names are read as a listing's titles.
     grid = (
-        page_type == "article"
+        collection
+        and page_type == "article"
         and list_node >= 0
-        and bool(type_probs)
-        and type_probs[_COLLECTION] >= opts.collection_grid_probability
         and not any(start <= list_node < end for start, end in ranges)
     )
     if grid:

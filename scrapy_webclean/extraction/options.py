@@ -69,11 +69,13 @@ class ExtractOptions:
     #: (``region.thread_region``; held out: WCXB forum pages 0.789 -> 0.801, 3 pages up,
     #: 2 down, the other sets unchanged; 2 posts found parts of one post: +0.0004 only).
     thread_min_posts: int = 3
-    #: A page read as an article that the page-type model (with a line model) calls a
-    #: collection with at least this probability (0-1) also keeps its best list of items
-    #: (``region.best_list``: a shop category's product grid beside its introduction).
-    #: Held out: WCXB +0.0014 (listing 0.720 -> 0.735, collection 0.683 -> 0.690; 11 pages
-    #: up, 6 down), the other sets unchanged; +0.0018 at 0.3, +0.0015 at 0.7.
+    #: A page the page-type model (with a line model) calls a collection with at least
+    #: this probability (0-1) keeps its best list of items and its best prose region
+    #: together, whichever of the two the rules read as the region (a shop category's
+    #: product grid and its introduction). Held out: WCXB +0.0014 for the grid beside an
+    #: article's region (listing 0.720 -> 0.735, collection 0.683 -> 0.690; 11 pages up,
+    #: 6 down; +0.0018 at 0.3, +0.0015 at 0.7), +0.0004 more for the introduction beside
+    #: a listing's (collection 0.690 -> 0.697; 10 up, 6 down); the other sets unchanged.
     collection_grid_probability: float = 0.5
     min_list_items: int = 5
     min_item_title_units: float = 4.0
