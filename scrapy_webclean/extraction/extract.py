@@ -6,13 +6,13 @@
    the class/id hints of its containers scale it (``hints``). Short lines with a noise
    word, a picture credit or a control's label (``vocabulary``), and lines the site's
    template model has seen on many pages (``template``), count as boilerplate.
-2. The *main region* (``region``): the node whose subtree has the largest sum of line
-   scores, unless the container that directly holds the most prose (the "paragraph
-   holder", as in readability) lies elsewhere -- then the holder, widened level by level
-   with sibling sections that score. Long prose split over sibling containers stays one
-   region; a strip of teasers beside the article does not take it over. A region inside
-   the page's ``<main>`` becomes the whole main element when the rest of it does not
-   score negative. On a discussion thread, a region inside one post becomes the
+2. The *main region* (``region``; steps 2 and 3 are ``reading.read_page``): the node
+   whose subtree has the largest sum of line scores, unless the container that directly
+   holds the most prose (the "paragraph holder", as in readability) lies elsewhere --
+   then the holder, widened level by level with sibling sections that score. Long prose
+   split over sibling containers stays one region; a strip of teasers beside the article
+   does not take it over. A region inside the page's ``<main>`` becomes the whole main
+   element when the rest of it does not score negative. On a discussion thread, a region inside one post becomes the
    container of all posts (``thread_region``).
 3. Page type: when the page's prose is thin and one list of title-like linked items
    (same tag and class, ``region.best_list``) holds more text, the page is a *listing*
@@ -68,17 +68,10 @@ from scrapy_webclean.extraction.linefeatures import RuleState, line_features
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
-from scrapy_webclean.extraction.pagetype import PAGE_TYPES, page_type_features
+from scrapy_webclean.extraction.pagetype import page_type_features
+from scrapy_webclean.extraction.reading import read_page
 from scrapy_webclean.extraction.recovery import second_opinion
-from scrapy_webclean.extraction.region import (
-    best_list,
-    choose_region,
-    landing_range,
-    landing_region,
-    sum_up,
-    thread_region,
-    widen_to_main,
-)
+from scrapy_webclean.extraction.region import choose_region, sum_up, widen_to_main
 from scrapy_webclean.extraction.repeats import drop_repeated_copies, drop_repeated_lines
 from scrapy_webclean.extraction.verdicts import (
     drop_after_related_headings,
@@ -130,11 +123,6 @@ class Extraction:
         return "\n".join(
             line.text for line, keep in zip(self.lines, self.kept, strict=False) if keep
         )
-
-
-#: The page-type model's outputs that are an article's and a collection's probability.
-_ARTICLE = PAGE_TYPES.index("article")
-_COLLECTION = PAGE_TYPES.index("collection")
 
 
 def line_score(line: Line, hint: int, noisy: bool, opts: ExtractOptions) -> float:
@@ -303,82 +291,13 @@ def _extract_once(
     ]
 
     subtree = _subtree_sums(model, lines, scores)
-    region, ranges, holder_score = choose_region(model, lines, scores, subtree, opts)
-    article_region, article_ranges = region, ranges
-    page_type = "article"
-    list_node, list_units = best_list(model, lines, hints, opts)
-    surely_article = bool(type_probs) and type_probs[_ARTICLE] >= opts.listing_article_probability
-    if list_node >= 0 and (
-        (
-            holder_score < opts.article_min_prose_units
-            and list_units >= opts.listing_factor * holder_score
-            and not surely_article
-        )
-        or list_units >= opts.listing_strong_factor * holder_score
-    ):
-        # More text sits in one list of title-like items than in the best prose region
-        # (which is thin, or a small fraction of the list): a listing, hub or collection
-        # page. Its items are the content.
-        region, ranges, page_type = (
-            list_node,
-            [(list_node, list_node + model.node_count[list_node])],
-            "listing",
-        )
-    # A shop's category page (the page-type model calls it a collection) is its
-    # introduction and its grid of items, whichever of the two reads as the region.
-    collection = bool(type_probs) and type_probs[_COLLECTION] >= opts.collection_grid_probability
-    if collection and page_type == "listing":
-        list_end = list_node + model.node_count[list_node]
-        ranges = ranges + [
-            (start, end)
-            for start, end in article_ranges
-            if not start <= list_node < end and not list_node <= start < list_end
-        ]
-    if forum and page_type == "article" and ranges:
-        thread = thread_region(model, region, opts.thread_min_posts)
-        if thread > 0:
-            region, ranges = thread, [(thread, thread + model.node_count[thread])]
-    ranges = widen_to_main(model, ranges, subtree, opts)
-    # A collection read as an article (its introduction outweighs its grid): the best
-    # list joins the region, and its linked item names are read as a listing's titles.
-    grid = (
-        collection
-        and page_type == "article"
-        and list_node >= 0
-        and not any(start <= list_node < end for start, end in ranges)
+    reading = read_page(model, lines, scores, subtree, hints, opts, type_probs, forum, url)
+    region, ranges, page_type = reading.region, reading.ranges, reading.page_type
+    landing, article_region, article_ranges = (
+        reading.landing,
+        reading.article_region,
+        reading.article_ranges,
     )
-    if grid:
-        ranges = [*ranges, (list_node, list_node + model.node_count[list_node])]
-    landing = (
-        page_type == "article"
-        and opts.landing_pages
-        and is_site_root(url)
-        and holder_score < opts.landing_max_holder_share * sum(s for s in scores if s > 0)
-    )
-    if landing:
-        # A site's front page is a landing page, never one article: its content is
-        # spread over many short sections (tagline, features, calls to action), so the
-        # whole main element (or body) is the region; the verdicts still drop the
-        # navigation, link lists, noise and negative containers. (A front page with a
-        # list of teasers is a hub: the listing reading above already has it.)
-        whole = landing_region(model)
-        if whole > 0:
-            region, ranges = whole, [landing_range(model, lines, whole)]
-    short = opts.short_page_min_score
-    if (
-        not ranges
-        and short is not None
-        and not model.hidden_nodes
-        and region > 0
-        and subtree[region] > short
-    ):
-        # No region reached ``min_region_score`` and no main element took its place: a
-        # short page (a photo's caption, a two-line post) whose best subtree still scores.
-        # (A page with hidden elements is first read again with them shown: ``cleaning``.)
-        # Its type is "other": a few lines are no article (two sections that both say
-        # "No stories yet" are not one story told twice).
-        ranges = [(region, region + model.node_count[region])]
-        page_type = "other"
     if not ranges:
         return Extraction(
             lines, [False] * len(lines), region, scores, [False] * len(lines), "other"
@@ -390,7 +309,7 @@ def _extract_once(
         ranges,
         title,
         opts,
-        page_type == "listing" or grid,
+        page_type == "listing" or reading.grid,
         landing,
         forum,
     )
