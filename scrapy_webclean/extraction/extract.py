@@ -12,8 +12,8 @@
    then the holder, widened level by level with sibling sections that score. Long prose
    split over sibling containers stays one region; a strip of teasers beside the article
    does not take it over. A region inside the page's ``<main>`` becomes the whole main
-   element when the rest of it does not score negative. On a discussion thread, a region inside one post becomes the
-   container of all posts (``thread_region``).
+   element when the rest of it does not score negative. On a discussion thread, a region
+   inside one post becomes the container of all posts (``thread_region``).
 3. Page type: when the page's prose is thin and one list of title-like linked items
    (same tag and class, ``region.best_list``) holds more text, the page is a *listing*
    and that list is the region; its item titles are kept (a list that keeps nothing, a
