@@ -113,3 +113,37 @@ def test_a_category_page_read_as_a_listing_keeps_its_introduction() -> None:
     )
     result = clean_html(html, URL, options=off)
     assert INTRO not in result.text and all(name in result.text for name in names)
+
+
+def test_a_side_column_holding_the_grid_is_the_main_column() -> None:
+    """A two-column shop page names its wide column "right-col" (beside the filters): a
+    side column holding a quarter of the page's text or more is no sidebar
+    (``hints.SIDE_COLUMN_MAX_TEXT_SHARE``); a small one still is."""
+    from scrapy_webclean.extraction.hints import STRONG_NEGATIVE, node_hints
+    from scrapy_webclean.html.loader import load_html
+    from scrapy_webclean.html.pagemodel import build_page_model
+
+    names = [f"{name} {wood}" for name in NAMES for wood in ("oak", "ash", "elm")]
+    cards = "".join(
+        f'<li class="item"><a href="/p/{i}"><img src="/i/{i}.jpg" alt=""></a>'
+        f'<a href="/p/{i}">{name}</a><span class="price">${199 + 100 * i}.00</span></li>'
+        for i, name in enumerate(names)
+    )
+    filters = "".join(f"<li><a href='/f/{i}'>Filter {i}</a></li>" for i in range(6))
+    html = (
+        "<html><head><title>Best sellers</title></head><body>"
+        f"<div id='left-col'><ul>{filters}</ul></div>"
+        f"<div id='right-col'><h1>Best sellers in sofas</h1><p>{INTRO}</p>"
+        f"<ol class='grid'>{cards}</ol></div>"
+        "<div id='side-col'><p>Sign in for the best experience.</p></div>"
+        "</body></html>"
+    )
+    text = clean_html(html, "https://shop.example.com/best-sellers/sofas").text
+    assert INTRO in text and sum(name in text for name in names) >= len(names) - 2, text
+    assert "Filter 3" not in text and "Sign in" not in text
+    model = build_page_model(load_html(html).root)
+    prose = [0.0] * len(model)
+    hints = node_hints(model, prose)
+    ids = {el.get("id"): i for i, el in enumerate(model.elements)}
+    assert hints[ids["right-col"]] != STRONG_NEGATIVE
+    assert hints[ids["side-col"]] == STRONG_NEGATIVE

@@ -112,6 +112,9 @@ POSITIVE = 1
 
 #: A hinted container holding more than this share of the page's prose is not judged.
 MAX_HINTED_SHARE = 0.5
+#: A side column holding more than this share of the page's text is its main column (a
+#: shop's "right column" beside the filters, holding the grid of items), not a sidebar.
+SIDE_COLUMN_MAX_TEXT_SHARE = 0.25
 
 #: Elements that are never main text by their tag alone: figure captions are image
 #: descriptions (ground truths of the extraction benchmarks leave them out).
@@ -154,13 +157,15 @@ def node_hints(
     ``prose[i]`` is the prose (in text units) of node ``i``'s subtree; on a ``forum``
     thread, comment and reply containers are not negative (the posts are the content); on
     a product page, review and rating containers are (``REVIEW_RE``) and side columns
-    are not. ``product()`` says whether the page is a product's; it is asked only when a
+    are not. A side column holding more than ``SIDE_COLUMN_MAX_TEXT_SHARE`` of the page's
+    text is no sidebar on any page. ``product()`` says whether the page is a product's; it is asked only when a
     container's words make it matter (the look at the page's markup costs time).
     """
     n = len(model)
     total = prose[0] if n else 0.0
     limit = MAX_HINTED_SHARE * total
     negative_limit = 0.9 * total
+    side_limit = SIDE_COLUMN_MAX_TEXT_SHARE * (model.text_len[0] if n else 0)
     hints = [NEUTRAL] * n
     tags, parents, elements, text_len = model.tags, model.parents, model.elements, model.text_len
     hinted, negative_tags, attributes = _HINTED_TAGS, _NEGATIVE_TAGS, _HINT_ATTRIBUTES
@@ -187,6 +192,7 @@ def node_hints(
             else:
                 if words:
                     own, side, review = _classify_parts(words, tag, forum)
+                    side = side and text_len[i] <= side_limit
                     if side or review:
                         own = _resolve(own, side, review, product is not None and product())
                 if own == NEUTRAL and tag == "form" and _fill_in(model, i):
