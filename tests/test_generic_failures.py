@@ -1,6 +1,7 @@
 """Failure classes seen on held-out pages (issue 20, section 3), each fixed by a general rule:
 markup left as text in ``<noscript>``, ruby annotations, a site-name ``<h1>`` as the title,
-a body date over the page's metadata, share buttons' labels as text."""
+a body date over the page's metadata, share buttons' labels as text, a wrapper of the whole
+page judged by its name."""
 
 from __future__ import annotations
 
@@ -203,3 +204,30 @@ def test_share_labels_are_not_the_first_content_line() -> None:
     )
     text = clean_html(html).text
     assert text.startswith(PROSE[:20]), text[:80]
+
+
+def test_a_wrapper_of_the_whole_page_is_not_judged_by_its_name() -> None:
+    """A layout wrapper around the whole page (``flex-wrap-footer``: the footer is kept at
+    the bottom) holds more than ``WRAPPER_TEXT_SHARE`` of its text: its name is not read,
+    or every line of a list page with little prose would count as footer."""
+    titles = [
+        f"Title: A study of {topic} in large language models"
+        for topic in ("attention sinks", "sparse features", "judges", "puzzles", "tools")
+    ]
+    entries = "".join(
+        f"<dt><a href='/abs/{i}'>[{i}] 2603.0{i}</a> [<a href='/pdf/{i}'>pdf</a>]</dt>"
+        f"<dd><div class='list-title'>{title}</div>"
+        f"<div class='list-authors'><a href='/a/{i}'>Ada Lovelace</a>, "
+        f"<a href='/b/{i}'>Alan Turing</a></div>"
+        "<div class='list-subjects'>Subjects: Artificial Intelligence (cs.AI)</div></dd>"
+        for i, title in enumerate(titles)
+    )
+    html = (
+        "<html><head><title>Recent submissions</title></head><body>"
+        "<div class='flex-wrap-footer'><main><h1>Artificial Intelligence</h1>"
+        f"<h2>Authors and titles for recent submissions</h2><dl>{entries}</dl></main>"
+        "<footer><a href='/about'>About</a></footer></div></body></html>"
+    )
+    text = clean_html(html, "https://papers.example.org/list/cs.AI/recent").text
+    assert all(title in text for title in titles), text
+    assert "About" not in text

@@ -112,6 +112,9 @@ POSITIVE = 1
 
 #: A hinted container holding more than this share of the page's prose is not judged.
 MAX_HINTED_SHARE = 0.5
+#: Nor is one holding more than this share of the page's text, prose or not: a wrapper of
+#: the whole page, whatever its name (``flex-wrap-footer`` around a list of papers).
+WRAPPER_TEXT_SHARE = 0.9
 #: A side column holding more than this share of the page's text is its main column (a
 #: shop's "right column" beside the filters, holding the grid of items), not a sidebar.
 SIDE_COLUMN_MAX_TEXT_SHARE = 0.25
@@ -158,14 +161,19 @@ def node_hints(
     thread, comment and reply containers are not negative (the posts are the content); on
     a product page, review and rating containers are (``REVIEW_RE``) and side columns
     are not. A side column holding more than ``SIDE_COLUMN_MAX_TEXT_SHARE`` of the page's
-    text is no sidebar on any page. ``product()`` says whether the page is a product's; it is asked only when a
+    text is no sidebar on any page. A container holding more than ``MAX_HINTED_SHARE`` of
+    the page's prose or ``WRAPPER_TEXT_SHARE`` of its text is a wrapper: its name is not
+    read (but for a consent dialog's and, off a forum, a comment section's).
+    ``product()`` says whether the page is a product's; it is asked only when a
     container's words make it matter (the look at the page's markup costs time).
     """
     n = len(model)
     total = prose[0] if n else 0.0
     limit = MAX_HINTED_SHARE * total
     negative_limit = 0.9 * total
-    side_limit = SIDE_COLUMN_MAX_TEXT_SHARE * (model.text_len[0] if n else 0)
+    page_text = model.text_len[0] if n else 0
+    wrapper_limit = WRAPPER_TEXT_SHARE * page_text
+    side_limit = SIDE_COLUMN_MAX_TEXT_SHARE * page_text
     hints = [NEUTRAL] * n
     tags, parents, elements, text_len = model.tags, model.parents, model.elements, model.text_len
     hinted, negative_tags, attributes = _HINTED_TAGS, _NEGATIVE_TAGS, _HINT_ATTRIBUTES
@@ -183,7 +191,7 @@ def node_hints(
         own = NEUTRAL
         if tag in hinted:
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
-            if prose[i] > limit:
+            if prose[i] > limit or text_len[i] > wrapper_limit:
                 # A wrapper's layout words say nothing of the text in it, but a consent
                 # dialog is never the page's text, however much of its prose it holds,
                 # nor (but on a forum) the readers' comments under a short post.
