@@ -334,8 +334,9 @@ def looks_like_forum(url: str | None) -> bool:
 #: search engines: XenForo, Discourse, vBulletin, phpBB extensions; Stack Exchange's
 #: ``QAPage``). Case-sensitive, as schema.org's names are.
 DISCUSSION_TYPES = ("DiscussionForumPosting", "QAPage")
-#: Only this many characters of a page's markup are searched for them.
-DISCUSSION_MARKUP_CHARS = 400_000
+#: Only this many characters of a page's markup are searched for declared types (for
+#: these, and for the page-type features' in ``pagetype``).
+MAX_MARKUP_CHARS = 400_000
 
 
 def declares_discussion(markup: str | None) -> bool:
@@ -344,7 +345,7 @@ def declares_discussion(markup: str | None) -> bool:
     follow the forum conventions (``looks_like_forum``)."""
     if not markup:
         return False
-    end = min(len(markup), DISCUSSION_MARKUP_CHARS)
+    end = min(len(markup), MAX_MARKUP_CHARS)
     return any(markup.find(name, 0, end) >= 0 for name in DISCUSSION_TYPES)
 
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from scrapy_webclean.extraction.hints import FORUM_URL_RE
+from scrapy_webclean.extraction.hints import FORUM_URL_RE, MAX_MARKUP_CHARS
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.trees import TreeEnsemble, numpy_module
 from scrapy_webclean.html.pagemodel import PageModel
@@ -119,8 +119,6 @@ _DECLARED_TYPE_RE = re.compile(
 _DECLARED_ANCHORS = ('"@type"', "itemtype", "og:type")
 #: At most this many declared types are read from one page.
 MAX_DECLARED_TYPES = 60
-#: Only this many characters of a page's markup are searched for declared types.
-MAX_MARKUP_CHARS = 400_000
 
 #: A price: a currency sign or code next to a number. (A number is only tried from its
 #: first digit, so a long run of digits costs one pass, not one per digit.)
