@@ -117,6 +117,34 @@ def test_pages_of_other_types_keep_the_rules_verdicts() -> None:
     assert model.decide([]) is None
 
 
+def test_the_article_model_decides_on_the_pages_the_general_one_leaves() -> None:
+    """A file's ``article_model`` (trees of the same format) decides on the pages the
+    general trees leave to the rules (an article), never on a page in a CJK script; the
+    general trees keep their own pages."""
+    from scrapy_webclean.extraction.lines import Line
+
+    article = spec(
+        page_types=[PAGE_TYPE_CODES["article"]], base=5.0, trees=[stump(UNITS, 9.0, 0.0, 0.0)]
+    )
+    model = LineModel(spec(article_model=article))
+    assert model.article_model is not None
+    assert model.decides_on("article") and model.decides_on("listing")
+    assert not LineModel(spec()).decides_on("article")
+    # The article model keeps every line (base 5.0); the general trees drop a linked one.
+    rows = [row(1.0, 0.9, True, "article"), row(3.0, 0.0, False, "article")]
+    assert model.decide(rows) == [True, True]
+    assert model.decide([row(3.0, 0.0, False), row(1.0, 0.9, True)]) == [True, False]
+    english_text = "The committee met on Monday to review the plan."
+    chinese_text = "委员会周一开会审议了这项计划，成员们一致认为需要修改。"
+    english = [Line(0, 1, 0, english_text, len(english_text), 0, 10.0)]
+    chinese = [Line(0, 1, 0, chinese_text, len(chinese_text), 0, 26.0)]
+    assert model.decide(rows[:1], english) == [True]
+    assert model.decide(rows[:1], chinese) is None
+    # The shipped model carries one.
+    shipped = default_line_model()
+    assert shipped is not None and shipped.article_model is not None
+
+
 def test_a_model_of_other_features_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "old.json"
     path.write_text(json.dumps(spec(features=["rule_keep"])), encoding="utf-8")

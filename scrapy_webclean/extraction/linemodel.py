@@ -16,6 +16,7 @@ beside the crawl.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -48,6 +49,12 @@ _TYPE_PROBS = slice(
 #: The model file's format (the page-type model inside, the type columns among the
 #: features).
 MODEL_FORMAT = "webclean-line-trees-2"
+#: A page is in a CJK script when more than this share of its first lines' characters
+#: (:data:`SCRIPT_SAMPLE_CHARS`) are Chinese, Japanese or Korean: the article model,
+#: trained on few such pages, leaves them to the rules.
+CJK_PAGE_SHARE = 0.5
+SCRIPT_SAMPLE_CHARS = 2000
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def vetoed(row: Sequence[float]) -> bool:
@@ -104,12 +111,16 @@ class LineModel:
     pages whose rules' page type (``linefeatures.PAGE_TYPE_CODES``) is one of
     ``page_types``, and on pages whose most probable type by the page-type model is one
     of ``model_types`` (``pagetype.PAGE_TYPES``); on the others it leaves the rules'
-    verdicts (:meth:`decide` returns None). Instances compare
+    verdicts (:meth:`decide` returns None), or to its ``article_model``: a second set of
+    trees (the file's ``article_model``, same format, no page-type model of its own),
+    trained on every dev set, that decides on the pages this one leaves (articles and
+    documentation), except pages in a CJK script (:func:`mostly_cjk`). Instances compare
     by identity (they sit in the frozen, hashed ``CleanOptions``).
     """
 
     __slots__ = (
         "_spec",
+        "article_model",
         "drop_below",
         "ensemble",
         "features",
@@ -150,6 +161,8 @@ class LineModel:
             self.page_type_model = PageTypeModel(page_type_spec) if page_type_spec else None
         except (KeyError, ValueError) as exc:
             raise ModelFileError(f"{path}: page-type model: {exc}") from exc
+        article_spec = spec.get("article_model")
+        self.article_model = LineModel(article_spec, path) if article_spec else None
 
     @classmethod
     def load(cls, path: str | Path) -> LineModel:
@@ -182,7 +195,11 @@ class LineModel:
         """Whether the model decides on a page the rules read as ``page_type`` and the
         page-type model gives ``type_probs``."""
         code = PAGE_TYPE_CODES.get(page_type, -1)
-        return model_decides(code, type_probs, self.page_types, self.model_types)
+        if model_decides(code, type_probs, self.page_types, self.model_types):
+            return True
+        return self.article_model is not None and self.article_model.decides_on(
+            page_type, type_probs
+        )
 
     def decides_on_rows(self, rows: Sequence[Sequence[float]]) -> bool:
         """Whether the model decides on a page of these feature rows (its rules' page type
@@ -199,11 +216,27 @@ class LineModel:
     ) -> list[bool] | None:
         """Keep (True) or drop each line; None for a page the model leaves to the rules."""
         if not self.decides_on_rows(rows):
-            return None
+            if self.article_model is None or mostly_cjk(lines):
+                return None
+            return self.article_model.decide(rows, lines)
         keep_above, drop_below = self.type_thresholds.get(
             most_probable(rows[0][_TYPE_PROBS]), (self.keep_above, self.drop_below)
         )
         return verdicts(self.probabilities(rows), rows, keep_above, drop_below)
+
+
+def mostly_cjk(lines: Sequence[Line]) -> bool:
+    """True when most characters of the page's first lines (up to
+    :data:`SCRIPT_SAMPLE_CHARS`) are Chinese, Japanese or Korean (:data:`CJK_PAGE_SHARE`)."""
+    sample: list[str] = []
+    size = 0
+    for line in lines:
+        sample.append(line.text)
+        size += len(line.text)
+        if size >= SCRIPT_SAMPLE_CHARS:
+            break
+    text = "".join(sample)[:SCRIPT_SAMPLE_CHARS]
+    return bool(text) and len(_CJK_RE.findall(text)) > CJK_PAGE_SHARE * len(text)
 
 
 def model_decides(
