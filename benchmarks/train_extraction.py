@@ -118,7 +118,9 @@ class Recorder:
         self.page_features = list(features)
         return uniform_probabilities()
 
-    def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool:
+    def decides_on(
+        self, page_type: str, type_probs: Sequence[float] = (), lines: Sequence[Line] = ()
+    ) -> bool:
         return True
 
     def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line]) -> None:

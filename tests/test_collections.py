@@ -79,7 +79,9 @@ class PageTypesOnly:
     def page_type_probabilities(self, features: Sequence[float]) -> list[float]:
         return self.model.page_type_probabilities(features)
 
-    def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool:
+    def decides_on(
+        self, page_type: str, type_probs: Sequence[float] = (), lines: Sequence[Line] = ()
+    ) -> bool:
         return False
 
     def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line]) -> None:

@@ -140,6 +140,8 @@ def test_the_article_model_decides_on_the_pages_the_general_one_leaves() -> None
     chinese = [Line(0, 1, 0, chinese_text, len(chinese_text), 0, 26.0)]
     assert model.decide(rows[:1], english) == [True]
     assert model.decide(rows[:1], chinese) is None
+    # (so no features are computed for it)
+    assert model.decides_on("article", (), english) and not model.decides_on("article", (), chinese)
     # The shipped model carries one.
     shipped = default_line_model()
     assert shipped is not None and shipped.article_model is not None
@@ -257,7 +259,7 @@ class Counting:
     def page_type_probabilities(self, features: Any) -> list[float]:
         return [1.0] + [0.0] * 6
 
-    def decides_on(self, page_type: str, type_probs: Any = ()) -> bool:
+    def decides_on(self, page_type: str, type_probs: Any = (), lines: Any = ()) -> bool:
         self.asked.append(page_type)
         return False
 

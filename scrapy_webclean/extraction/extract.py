@@ -368,7 +368,7 @@ def _extract_once(
     if forum and page_type == "article":
         page_type = "forum"
     rules_type = "landing" if landing else page_type
-    if line_model is not None and line_model.decides_on(rules_type, type_probs):
+    if line_model is not None and line_model.decides_on(rules_type, type_probs, lines):
         rules = RuleState(
             kept=kept,
             metadata=metadata,

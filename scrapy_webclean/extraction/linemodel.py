@@ -79,14 +79,16 @@ class LineDecider(Protocol):
     ``page_type_probabilities`` gives a page's probability of each of
     ``pagetype.PAGE_TYPES`` from its ``pagetype.page_type_features`` (asked once a page);
     ``decides_on`` is asked next, with the rules' page type
-    (``linefeatures.PAGE_TYPE_CODES``) and those probabilities: the line features are
-    computed only for a page it decides on; ``decide`` then gives keep flags for the
+    (``linefeatures.PAGE_TYPE_CODES``), those probabilities and the page's lines: the line
+    features are computed only for a page it decides on; ``decide`` then gives keep flags for the
     feature rows of a page's lines (``lines[i]`` is row ``i``'s line), or None to leave the
     rules' verdicts as they are (a recorder of training data does that)."""
 
     def page_type_probabilities(self, features: Sequence[float]) -> list[float]: ...
 
-    def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool: ...
+    def decides_on(
+        self, page_type: str, type_probs: Sequence[float] = (), lines: Sequence[Line] = ()
+    ) -> bool: ...
 
     def decide(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line]
@@ -191,14 +193,19 @@ class LineModel:
             return uniform_probabilities()
         return self.page_type_model.probabilities(features)
 
-    def decides_on(self, page_type: str, type_probs: Sequence[float] = ()) -> bool:
+    def decides_on(
+        self, page_type: str, type_probs: Sequence[float] = (), lines: Sequence[Line] = ()
+    ) -> bool:
         """Whether the model decides on a page the rules read as ``page_type`` and the
-        page-type model gives ``type_probs``."""
+        page-type model gives ``type_probs`` (``lines``: the page's lines, which the
+        article model reads for their script)."""
         code = PAGE_TYPE_CODES.get(page_type, -1)
         if model_decides(code, type_probs, self.page_types, self.model_types):
             return True
-        return self.article_model is not None and self.article_model.decides_on(
-            page_type, type_probs
+        return (
+            self.article_model is not None
+            and self.article_model.decides_on(page_type, type_probs)
+            and not mostly_cjk(lines)
         )
 
     def decides_on_rows(self, rows: Sequence[Sequence[float]]) -> bool:
