@@ -393,12 +393,11 @@ def train(pages: Sequence[tuple[PageLines, np.ndarray]], params: Params) -> Any:
     return model
 
 
-def export(model: Any, params: Params, type_model: Any) -> dict[str, Any]:
+def export(model: Any, params: Params, type_model: Any | None) -> dict[str, Any]:
     """The line model's and the page-type model's trees as plain arrays (``LineModel``'s
-    file format)."""
+    file format; without a page-type model, an article model's)."""
     lines = export_trees(model)
-    types = export_trees(type_model)
-    return {
+    spec = {
         "format": MODEL_FORMAT,
         "features": list(FEATURE_NAMES),
         "keep_above": params.keep_above,
@@ -409,12 +408,24 @@ def export(model: Any, params: Params, type_model: Any) -> dict[str, Any]:
         "base": lines["base"][0],
         "depth": lines["depth"],
         "trees": lines["trees"],
-        "page_type_model": {
+    }
+    if type_model is not None:
+        spec["page_type_model"] = {
             "features": list(PAGE_FEATURE_NAMES),
             "classes": list(PAGE_TYPES),
-            **types,
-        },
-    }
+            **export_trees(type_model),
+        }
+    return spec
+
+
+def train_on_every_fold(
+    pages: list[PageLines], params: Params
+) -> tuple[Any, list[tuple[PageLines, np.ndarray]]]:
+    """The line model trained on every fold, and the pages' rows it was trained from (their
+    type columns filled by page-type models that did not see them)."""
+    all_types = out_of_fold_types(pages, list(range(FOLDS)), params)
+    with_probs = [(p, with_types(p, all_types[key(p)])) for p in pages]
+    return train(with_probs, params), with_probs
 
 
 def report(results: list[dict[str, Any]]) -> None:
@@ -637,9 +648,12 @@ ARTICLE_PARAMS = Params(
 )
 
 
-def _without_page_types(spec: dict[str, Any]) -> dict[str, Any]:
-    """A model spec without its page-type model (an article model uses its host's)."""
-    return {key: value for key, value in spec.items() if key != "page_type_model"}
+def _attach_article_model(host_path: Path, article: dict[str, Any]) -> None:
+    """Write ``article`` (less any page-type model: it uses its host's) into the model
+    file at ``host_path`` as its ``article_model``."""
+    host = json.loads(host_path.read_text(encoding="utf-8"))
+    host["article_model"] = {k: v for k, v in article.items() if k != "page_type_model"}
+    host_path.write_text(json.dumps(host, separators=(",", ":")), encoding="utf-8")
 
 
 def add_article_models(pages: list[PageLines], models_dir: Path, ship: bool) -> None:
@@ -648,21 +662,13 @@ def add_article_models(pages: list[PageLines], models_dir: Path, ship: bool) -> 
     with tempfile.TemporaryDirectory() as scratch:
         results = cross_validate(pages, ARTICLE_PARAMS, Path(scratch))
         for fold in range(FOLDS):
-            host_path = models_dir / f"fold{fold}.json"
-            host = json.loads(host_path.read_text(encoding="utf-8"))
             article = json.loads((Path(scratch) / f"fold{fold}.json").read_text(encoding="utf-8"))
-            host["article_model"] = _without_page_types(article)
-            host_path.write_text(json.dumps(host, separators=(",", ":")), encoding="utf-8")
+            _attach_article_model(models_dir / f"fold{fold}.json", article)
     print(f"\nArticle model, held-out folds, {ARTICLE_PARAMS} (alone):\n")
     report(results)
     if ship:
-        all_types = out_of_fold_types(pages, list(range(FOLDS)), ARTICLE_PARAMS)
-        with_probs = [(p, with_types(p, all_types[key(p)])) for p in pages]
-        model = train(with_probs, ARTICLE_PARAMS)
-        article = export(model, ARTICLE_PARAMS, train_page_types(pages, ARTICLE_PARAMS))
-        host = json.loads(DEFAULT_MODEL_PATH.read_text(encoding="utf-8"))
-        host["article_model"] = _without_page_types(article)
-        DEFAULT_MODEL_PATH.write_text(json.dumps(host, separators=(",", ":")), encoding="utf-8")
+        model, _ = train_on_every_fold(pages, ARTICLE_PARAMS)
+        _attach_article_model(DEFAULT_MODEL_PATH, export(model, ARTICLE_PARAMS, None))
         print(f"\nadded the article model to {DEFAULT_MODEL_PATH}")
 
 
@@ -758,9 +764,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for result in results:
                     handle.write(json.dumps(result) + "\n")
     if args.ship:
-        all_types = out_of_fold_types(pages, list(range(FOLDS)), params)
-        with_probs = [(p, with_types(p, all_types[key(p)])) for p in pages]
-        model = train(with_probs, params)
+        model, with_probs = train_on_every_fold(pages, params)
         type_model = train_page_types(pages, params)
         spec = export(model, params, type_model)
         DEFAULT_MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)

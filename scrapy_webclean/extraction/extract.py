@@ -90,7 +90,6 @@ from scrapy_webclean.extraction.vocabulary import (
 )
 from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.segmentation.classify import NoiseWords
-from scrapy_webclean.urls import is_site_root
 
 __all__ = [
     "RELATED_HEADING_RE",
@@ -99,7 +98,6 @@ __all__ = [
     "extract_main",
     "is_picture_credit",
     "is_related_heading",
-    "is_site_root",
     "is_ui_line",
     "line_score",
 ]

@@ -115,6 +115,9 @@ MAX_HINTED_SHARE = 0.5
 #: Nor is one holding more than this share of the page's text, prose or not: a wrapper of
 #: the whole page, whatever its name (``flex-wrap-footer`` around a list of papers).
 WRAPPER_TEXT_SHARE = 0.9
+#: A ``<nav>``, ``<aside>``, ``<footer>`` or ``<figcaption>`` is strong negative by its tag
+#: unless it holds more than this share of the page's prose (a page that wraps it all).
+NEGATIVE_TAG_MAX_PROSE_SHARE = 0.9
 #: A side column holding more than this share of the page's text is its main column (a
 #: shop's "right column" beside the filters, holding the grid of items), not a sidebar.
 SIDE_COLUMN_MAX_TEXT_SHARE = 0.25
@@ -170,7 +173,7 @@ def node_hints(
     n = len(model)
     total = prose[0] if n else 0.0
     limit = MAX_HINTED_SHARE * total
-    negative_limit = 0.9 * total
+    negative_limit = NEGATIVE_TAG_MAX_PROSE_SHARE * total
     page_text = model.text_len[0] if n else 0
     wrapper_limit = WRAPPER_TEXT_SHARE * page_text
     side_limit = SIDE_COLUMN_MAX_TEXT_SHARE * page_text

@@ -80,9 +80,9 @@ class LineDecider(Protocol):
     ``pagetype.PAGE_TYPES`` from its ``pagetype.page_type_features`` (asked once a page);
     ``decides_on`` is asked next, with the rules' page type
     (``linefeatures.PAGE_TYPE_CODES``), those probabilities and the page's lines: the line
-    features are computed only for a page it decides on; ``decide`` then gives keep flags for the
-    feature rows of a page's lines (``lines[i]`` is row ``i``'s line), or None to leave the
-    rules' verdicts as they are (a recorder of training data does that)."""
+    features are computed only for a page it decides on; ``decide`` then gives keep flags
+    for the feature rows of a page's lines (``lines[i]`` is row ``i``'s line), or None to
+    leave the rules' verdicts as they are (a recorder of training data does that)."""
 
     def page_type_probabilities(self, features: Sequence[float]) -> list[float]: ...
 
