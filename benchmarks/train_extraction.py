@@ -81,6 +81,8 @@ from scrapy_webclean import Cleaner, CleanOptions  # noqa: E402
 from scrapy_webclean.extraction.linefeatures import (  # noqa: E402
     FEATURE_NAMES,
     PAGE_TYPE_CODES,
+    RuleState,
+    line_features,
 )
 from scrapy_webclean.extraction.linemodel import (  # noqa: E402
     DEFAULT_MODEL_PATH,
@@ -96,6 +98,7 @@ from scrapy_webclean.extraction.pagetype import (  # noqa: E402
     uniform_probabilities,
 )
 from scrapy_webclean.extraction.trees import export_trees  # noqa: E402
+from scrapy_webclean.html.pagemodel import PageModel  # noqa: E402
 
 DEFAULT_SETS = ("scrapinghub", "wcxb-dev", "dragnet-gold", "zh-news-silver")
 #: A line is content when at least this share of its n-grams is in the gold text.
@@ -123,8 +126,8 @@ class Recorder:
     ) -> bool:
         return True
 
-    def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line]) -> None:
-        self.rows = [list(row) for row in rows]
+    def decide(self, model: PageModel, lines: Sequence[Line], rules: RuleState) -> None:
+        self.rows = line_features(model, lines, rules)
         self.texts = [line.text for line in lines]
 
 
@@ -495,7 +498,7 @@ def cross_validate(
             rules = score_page(page, [bool(v) for v in page.x[:, 0]])
             probs = test_types[key(page)]
             x = with_types(page, probs)
-            decided = line_model.decide(x)
+            decided = line_model.decide_rows(x)
             ours = rules if decided is None else score_page(page, decided)
             if decided_pages is not None and line_model.decides_on_rows(x):
                 decided_pages.append(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from scrapy_webclean import CleanOptions, clean_html
 from scrapy_webclean.extraction.linemodel import default_line_model
@@ -84,7 +85,7 @@ class PageTypesOnly:
     ) -> bool:
         return False
 
-    def decide(self, rows: Sequence[Sequence[float]], lines: Sequence[Line]) -> None:
+    def decide(self, model: Any, lines: Sequence[Line], rules: Any) -> None:
         return None
 
 

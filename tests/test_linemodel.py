@@ -8,13 +8,19 @@ import math
 import pickle
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from scrapy_webclean import Cleaner, CleanOptions, clean_html
-from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
+from scrapy_webclean.extraction.linefeatures import (
+    FEATURE_NAMES,
+    PAGE_TYPE_CODES,
+    RuleState,
+    line_features,
+)
 from scrapy_webclean.extraction.linemodel import (
     DEFAULT_MODEL_PATH,
     MODEL_FORMAT,
@@ -22,6 +28,8 @@ from scrapy_webclean.extraction.linemodel import (
     ModelFileError,
     default_line_model,
     line_model_named,
+    settled_lines,
+    vetoed,
 )
 
 N = len(FEATURE_NAMES)
@@ -29,6 +37,7 @@ UNITS = FEATURE_NAMES.index("log_units")
 DENSITY = FEATURE_NAMES.index("link_density")
 RULE_KEEP = FEATURE_NAMES.index("rule_keep")
 PAGE_TYPE = FEATURE_NAMES.index("page_type")
+SEEN = FEATURE_NAMES.index("seen_on_site")
 
 
 def stump(feature: int, threshold: float, low: float, high: float) -> dict[str, list[Any]]:
@@ -84,10 +93,10 @@ def test_between_the_thresholds_the_rules_verdict_stands() -> None:
     model = LineModel(spec())
     # p = sigmoid(-0.5) = 0.38 for a short unlinked line: under drop_below (0.4), dropped
     # whatever the rules said; a long line (p = 0.82) is kept whatever the rules said.
-    assert model.decide([row(1.0, 0.0, True), row(3.0, 0.0, False)]) == [False, True]
+    assert model.decide_rows([row(1.0, 0.0, True), row(3.0, 0.0, False)]) == [False, True]
     # p = 0.5 lies between 0.4 and 0.6: the rules decide
     between = LineModel(spec(base=0.0))
-    assert between.decide([row(1.0, 0.0, True), row(1.0, 0.0, False)]) == [True, False]
+    assert between.decide_rows([row(1.0, 0.0, True), row(1.0, 0.0, False)]) == [True, False]
 
 
 def test_a_line_seen_on_another_page_of_the_site_is_never_added() -> None:
@@ -98,7 +107,7 @@ def test_a_line_seen_on_another_page_of_the_site_is_never_added() -> None:
     seen = FEATURE_NAMES.index("seen_on_site")
     new, met, kept = row(3.0, 0.0, False), row(3.0, 0.0, False), row(3.0, 0.0, True)
     met[seen] = kept[seen] = 1.0
-    assert model.decide([new, met, kept]) == [True, False, True]
+    assert model.decide_rows([new, met, kept]) == [True, False, True]
 
 
 def test_the_headline_and_date_lines_stay_out_of_the_text() -> None:
@@ -108,13 +117,13 @@ def test_the_headline_and_date_lines_stay_out_of_the_text() -> None:
     metadata = FEATURE_NAMES.index("rule_metadata")
     headline, body = row(3.0, 0.0, False), row(3.0, 0.0, False)
     headline[metadata] = 1.0
-    assert model.decide([headline, body]) == [False, True]
+    assert model.decide_rows([headline, body]) == [False, True]
 
 
 def test_pages_of_other_types_keep_the_rules_verdicts() -> None:
     model = LineModel(spec())
-    assert model.decide([row(3.0, 0.0, False, "article")]) is None
-    assert model.decide([]) is None
+    assert model.decide_rows([row(3.0, 0.0, False, "article")]) is None
+    assert model.decide_rows([]) is None
 
 
 def test_the_article_model_decides_on_the_pages_the_general_one_leaves() -> None:
@@ -132,14 +141,14 @@ def test_the_article_model_decides_on_the_pages_the_general_one_leaves() -> None
     assert not LineModel(spec()).decides_on("article")
     # The article model keeps every line (base 5.0); the general trees drop a linked one.
     rows = [row(1.0, 0.9, True, "article"), row(3.0, 0.0, False, "article")]
-    assert model.decide(rows) == [True, True]
-    assert model.decide([row(3.0, 0.0, False), row(1.0, 0.9, True)]) == [True, False]
+    assert model.decide_rows(rows) == [True, True]
+    assert model.decide_rows([row(3.0, 0.0, False), row(1.0, 0.9, True)]) == [True, False]
     english_text = "The committee met on Monday to review the plan."
     chinese_text = "委员会周一开会审议了这项计划，成员们一致认为需要修改。"
     english = [Line(0, 1, 0, english_text, len(english_text), 0, 10.0)]
     chinese = [Line(0, 1, 0, chinese_text, len(chinese_text), 0, 26.0)]
-    assert model.decide(rows[:1], english) == [True]
-    assert model.decide(rows[:1], chinese) is None
+    assert model.decide_rows(rows[:1], english) == [True]
+    assert model.decide_rows(rows[:1], chinese) is None
     # (so no features are computed for it)
     assert model.decides_on("article", (), english) and not model.decides_on("article", (), chinese)
     # The shipped model carries one.
@@ -179,9 +188,9 @@ def test_a_model_pickles_as_its_file_or_its_spec(tmp_path: Path) -> None:
     mine = line_model_named(str(path))
     assert isinstance(mine, LineModel)
     copy = pickle.loads(pickle.dumps(mine))
-    assert copy.path == path and copy.decide([row(3.0, 0.0, False)]) == [True]
+    assert copy.path == path and copy.decide_rows([row(3.0, 0.0, False)]) == [True]
     unsaved = pickle.loads(pickle.dumps(LineModel(spec(base=50.0))))
-    assert unsaved.path is None and unsaved.decide([row(1.0, 0.9, False)]) == [True]
+    assert unsaved.path is None and unsaved.decide_rows([row(1.0, 0.9, False)]) == [True]
 
 
 LISTING = (
@@ -233,6 +242,78 @@ def test_the_models_verdicts_are_what_the_cleaner_keeps() -> None:
     )
 
 
+class Asking:
+    """A decider that asks the shipped model and keeps what each page asked it with."""
+
+    def __init__(self) -> None:
+        model = default_line_model()
+        assert model is not None
+        self.model = model
+        self.pages: list[tuple[Any, Any, RuleState, list[bool] | None]] = []
+
+    def page_type_probabilities(self, features: Any) -> list[float]:
+        return self.model.page_type_probabilities(features)
+
+    def decides_on(self, page_type: str, type_probs: Any = (), lines: Any = ()) -> bool:
+        return self.model.decides_on(page_type, type_probs, lines)
+
+    def decide(self, model: Any, lines: Any, rules: RuleState) -> list[bool] | None:
+        decided = self.model.decide(model, lines, rules)
+        self.pages.append((model, lines, rules, decided))
+        return decided
+
+
+def test_settled_lines_skip_nothing_the_full_rows_would_decide() -> None:
+    """On a site's later pages most lines are settled (met before and dropped, or
+    vetoed): the model builds no feature rows for them, and decides as it would from
+    every row."""
+    asking = Asking()
+    cleaner = Cleaner(CleanOptions(line_model=asking, line_model_min_site_pages=1))
+    article = (
+        "<html><body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><article>"
+        "<h1>Harbour works begin {n}</h1><p>{body}</p><p>Share this story</p></article><div>"
+        "<p>The Harbour Times is an independent weekly paper that has covered the town, "
+        "its port and its people since the first edition in 1921.</p></div>"
+        "<div><p>Tides today: high water at 06:12 and 18:40.</p></div>"
+        "<footer>Copyright 2026 Harbour Times. All rights reserved.</footer></body></html>"
+    )
+    body = "The council approved the dredging of the old harbour basin on Monday. " * 4
+    for n in range(3):
+        cleaner.clean(LISTING.replace("number", f"batch {n} number"), f"https://r.example.org/{n}")
+        cleaner.clean(
+            article.format(n=n, body=body.replace("Monday", f"day {n}")),
+            f"https://news.example.org/story/{n}",
+        )
+    assert asking.pages
+    settled_somewhere = False
+    asked = [(model, lines, rules) for model, lines, rules, _ in asking.pages]
+    # (and every line met before, the rules keeping the even ones and vetoing none: the
+    # odd ones are settled)
+    asked += [
+        (
+            model,
+            lines,
+            replace(
+                rules,
+                kept=[i % 2 == 0 for i in range(len(lines))],
+                metadata=[False] * len(lines),
+                drop_noisy=[False] * len(lines),
+                template=None,
+                structural=(),
+                seen_on_site=[True] * len(lines),
+            ),
+        )
+        for model, lines, rules in asked
+    ]
+    for model, lines, rules in asked:
+        rows = line_features(model, lines, rules)
+        settled = settled_lines(lines, rules)
+        assert settled == [vetoed(row) or bool(row[SEEN] and not row[RULE_KEEP]) for row in rows]
+        settled_somewhere = settled_somewhere or any(settled)
+        assert asking.model.decide(model, lines, rules) == asking.model.decide_rows(rows, lines)
+    assert settled_somewhere
+
+
 def test_numpy_thread_pools_are_pinned_to_one() -> None:
     code = (
         "import os, sys\n"
@@ -263,8 +344,8 @@ class Counting:
         self.asked.append(page_type)
         return False
 
-    def decide(self, rows: Any, lines: Any) -> None:
-        self.rows += len(rows)
+    def decide(self, model: Any, lines: Any, rules: Any) -> None:
+        self.rows += len(lines)
 
 
 def test_no_features_are_computed_for_a_page_the_model_leaves() -> None:

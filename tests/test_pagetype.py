@@ -132,9 +132,9 @@ def test_the_line_model_decides_on_the_types_it_was_trained_for() -> None:
     row[FEATURE_NAMES.index("page_type")] = float(PAGE_TYPE_CODES["article"])
     first = FEATURE_NAMES.index("type_article")
     row[first : first + 7] = product
-    assert model.decide([row]) == [True]
+    assert model.decide_rows([row]) == [True]
     row[first : first + 7] = article
-    assert model.decide([row]) is None
+    assert model.decide_rows([row]) is None
 
 
 def test_the_shipped_page_type_model_names_clear_pages() -> None:

@@ -64,7 +64,7 @@ from scrapy_webclean.extraction.hints import (
     looks_like_forum,
     node_hints,
 )
-from scrapy_webclean.extraction.linefeatures import RuleState, line_features
+from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
@@ -381,7 +381,7 @@ def _extract_once(
             structural=structural,
             seen_on_site=seen_on_site or (),
         )
-        decided = line_model.decide(line_features(model, lines, rules), lines)
+        decided = line_model.decide(model, lines, rules)
         if decided is not None:
             kept = decided
     return Extraction(lines, kept, region, scores, metadata, page_type)

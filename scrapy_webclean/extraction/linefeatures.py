@@ -76,6 +76,8 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 #: Page types of the rules (``Extraction.page_type``), as numbers.
 PAGE_TYPE_CODES = {"article": 0, "listing": 1, "forum": 2, "landing": 3, "other": 4}
+#: The code of a page type not in :data:`PAGE_TYPE_CODES`.
+OTHER_PAGE_CODE = PAGE_TYPE_CODES["other"]
 
 #: Kinds of a line's container element, as numbers (the model reads them as ordered
 #: codes; the trees split them as they need).
@@ -147,8 +149,12 @@ class RuleState:
     seen_on_site: Sequence[bool] = ()
 
 
-def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> list[list[float]]:
-    """One row of :data:`FEATURE_NAMES` per line."""
+def line_features(
+    model: PageModel, lines: Sequence[Line], rules: RuleState, only: Sequence[int] | None = None
+) -> list[list[float]]:
+    """One row of :data:`FEATURE_NAMES` per line, or per line of ``only`` (indexes into
+    ``lines``, in order): the other lines' rows are not built, though every page-level
+    feature still reads them all."""
     n = len(lines)
     if n == 0:
         return []
@@ -165,7 +171,7 @@ def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> 
     total_chars = sum(line.chars for line in lines) or 1
     page_link_density = sum(line.anchor_chars for line in lines) / total_chars
     page_log_lines = math.log1p(n)
-    page_type = float(PAGE_TYPE_CODES.get(rules.page_type, 4))
+    page_type = float(PAGE_TYPE_CODES.get(rules.page_type, OTHER_PAGE_CODE))
     has_template = 1.0 if rules.template is not None else 0.0
     template = rules.template or [False] * n
     repeats = Counter(line.text for line in lines)
@@ -212,7 +218,8 @@ def line_features(model: PageModel, lines: Sequence[Line], rules: RuleState) -> 
     seen_on_site = rules.seen_on_site or [False] * n
     rows: list[list[float]] = []
     is_digit, punct_findall = str.isdigit, _PUNCT_RE.findall
-    for i, line in enumerate(lines):
+    for i in range(n) if only is None else only:
+        line = lines[i]
         text = line.text
         chars = len(text) or 1
         digits = sum(map(is_digit, text))

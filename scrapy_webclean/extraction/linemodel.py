@@ -23,13 +23,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
-from scrapy_webclean.extraction.linefeatures import FEATURE_NAMES, PAGE_TYPE_CODES
+from scrapy_webclean.extraction.linefeatures import (
+    FEATURE_NAMES,
+    OTHER_PAGE_CODE,
+    PAGE_TYPE_CODES,
+    RuleState,
+    line_features,
+)
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.pagetype import PAGE_TYPES, PageTypeModel, uniform_probabilities
 from scrapy_webclean.extraction.trees import TreeEnsemble, numpy_module
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from scrapy_webclean.html.pagemodel import PageModel
 
 #: The model shipped with the package (trained on all the dev sets).
 DEFAULT_MODEL_PATH = Path(__file__).with_name("data") / "line_model.json"
@@ -73,6 +81,30 @@ def vetoed(row: Sequence[float]) -> bool:
     )
 
 
+def settled_lines(lines: Sequence[Line], rules: RuleState) -> list[bool]:
+    """Per line, True when no probability changes its verdict (:func:`verdicts`): the
+    rules veto it (:func:`vetoed`, read from ``rules`` instead of a feature row), or it
+    was met on an earlier page of the site and the rules dropped it. Most lines of a
+    site's later pages are settled: :meth:`LineModel.decide` computes no features and
+    walks no trees for them."""
+    n = len(lines)
+    template = rules.template or [False] * n
+    structural = rules.structural or [False] * n
+    seen = rules.seen_on_site or [False] * n
+    hints = rules.hints
+    return [
+        bool(
+            template[i]
+            or rules.drop_noisy[i]
+            or hints[line.node] == STRONG_NEGATIVE
+            or structural[i]
+            or rules.metadata[i]
+            or (seen[i] and not rules.kept[i])
+        )
+        for i, line in enumerate(lines)
+    ]
+
+
 class LineDecider(Protocol):
     """What ``extract_main`` asks for the final verdicts.
 
@@ -81,8 +113,9 @@ class LineDecider(Protocol):
     ``decides_on`` is asked next, with the rules' page type
     (``linefeatures.PAGE_TYPE_CODES``), those probabilities and the page's lines: the line
     features are computed only for a page it decides on; ``decide`` then gives keep flags
-    for the feature rows of a page's lines (``lines[i]`` is row ``i``'s line), or None to
-    leave the rules' verdicts as they are (a recorder of training data does that)."""
+    for a page's lines from the rules' verdicts and measures (computing the line features
+    it needs: ``linefeatures.line_features``), or None to leave the rules' verdicts as they
+    are (a recorder of training data does that)."""
 
     def page_type_probabilities(self, features: Sequence[float]) -> list[float]: ...
 
@@ -91,7 +124,7 @@ class LineDecider(Protocol):
     ) -> bool: ...
 
     def decide(
-        self, rows: Sequence[Sequence[float]], lines: Sequence[Line]
+        self, model: PageModel, lines: Sequence[Line], rules: RuleState
     ) -> list[bool] | None: ...
 
 
@@ -219,13 +252,56 @@ class LineModel:
         )
 
     def decide(
+        self, model: PageModel, lines: Sequence[Line], rules: RuleState
+    ) -> list[bool] | None:
+        """Keep (True) or drop each line of a page the rules read (``rules``); None for a
+        page the model leaves to the rules. The same verdicts as :meth:`decide_rows` on
+        the page's full feature rows, but only the lines not :func:`settled_lines` have
+        features computed and trees walked."""
+        if not lines:
+            return None
+        type_probs = list(rules.type_probs) or uniform_probabilities()
+        trees = self._deciding(PAGE_TYPE_CODES.get(rules.page_type, OTHER_PAGE_CODE), type_probs)
+        if trees is None or (trees is not self and mostly_cjk(lines)):
+            return None
+        done = settled_lines(lines, rules)
+        open_lines = [i for i, d in enumerate(done) if not d]
+        keep = [False] * len(lines)
+        if open_lines:
+            keep_above, drop_below = trees.type_thresholds.get(
+                most_probable(type_probs), (trees.keep_above, trees.drop_below)
+            )
+            rows = line_features(model, lines, rules, only=open_lines)
+            seen = rules.seen_on_site or [False] * len(lines)
+            for i, p in zip(open_lines, trees.probabilities(rows), strict=True):
+                keep[i] = bool(
+                    (rules.kept[i] and p >= drop_below) or (p >= keep_above and not seen[i])
+                )
+        if not any(keep) and any(rules.kept):
+            return None
+        return keep
+
+    def _deciding(self, code: int, type_probs: Sequence[float]) -> LineModel | None:
+        """The trees that decide on a page of rules' type ``code`` and these type
+        probabilities: these, the article model's, or none."""
+        if model_decides(code, type_probs, self.page_types, self.model_types):
+            return self
+        article = self.article_model
+        if article is not None and model_decides(
+            code, type_probs, article.page_types, article.model_types
+        ):
+            return article
+        return None
+
+    def decide_rows(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line] = ()
     ) -> list[bool] | None:
-        """Keep (True) or drop each line; None for a page the model leaves to the rules."""
+        """:meth:`decide` from a page's full feature rows (``rows[i]`` is ``lines[i]``'s):
+        keep (True) or drop each line; None for a page the model leaves to the rules."""
         if not self.decides_on_rows(rows):
             if self.article_model is None or mostly_cjk(lines):
                 return None
-            return self.article_model.decide(rows, lines)
+            return self.article_model.decide_rows(rows, lines)
         keep_above, drop_below = self.type_thresholds.get(
             most_probable(rows[0][_TYPE_PROBS]), (self.keep_above, self.drop_below)
         )
