@@ -77,7 +77,8 @@ class CleanOptions:
     #: verdicts alone. The default is the model shipped with the package
     #: (``default_line_model()``, read once per process): it decides on listings, forums
     #: and the pages its page-type model finds to be no article or documentation
-    #: (services, products, collections); the rules decide the rest.
+    #: (services, products, collections), and its article model on the rest but pages in
+    #: a CJK script, which the rules decide.
     line_model: LineDecider | None = field(default_factory=lambda: default_line_model())
     #: With a template model (a ``Cleaner``, a crawl), the line model decides only once
     #: this many pages of the page's site were learned: on a site's first page nothing
