@@ -12,13 +12,13 @@ top of the main text. Dates are read in the forms pages use: ``2026-03-14``,
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from datetime import date
 
 from lxml import etree
 
+from scrapy_webclean.extraction.jsonld import json_ld_items, json_objects
 from scrapy_webclean.text.datepatterns import (
     DAY_FIRST_DATE,
     MONTH_FIRST_DATE,
@@ -135,20 +135,10 @@ def json_ld_date(root: etree._Element) -> str | None:
     the first ``datePublished`` in reading order (objects before the ones nested in them,
     so an article's own date before its comments'), else ``dateCreated``, else a video's
     ``uploadDate``. A script that is not valid JSON is skipped."""
-    items: list[object] = []
-    for script in root.iter("script"):
-        if "ld+json" not in (script.get("type") or "").lower():
-            continue
-        text = (script.text or "").strip()
-        if not text or "date" not in text:
-            continue
-        try:
-            items.append(json.loads(text))
-        except ValueError:
-            continue
+    items = json_ld_items(root, "date")
     if not items:
         return None
-    objects = list(_json_objects(items))
+    objects = list(json_objects(items))
     for key in JSON_LD_DATE_KEYS:
         for obj in objects:
             value = obj.get(key)
@@ -157,26 +147,6 @@ def json_ld_date(root: etree._Element) -> str | None:
                 if found:
                     return found
     return None
-
-
-#: JSON-LD objects looked at per page, at most (a catalogue page may list thousands).
-_MAX_JSON_OBJECTS = 2000
-
-
-def _json_objects(items: list[object]) -> Iterator[dict[str, object]]:
-    """The JSON objects in ``items``, breadth first (iteratively)."""
-    queue = list(items)
-    seen = 0
-    while queue and seen < _MAX_JSON_OBJECTS:
-        following: list[object] = []
-        for item in queue:
-            if isinstance(item, dict):
-                seen += 1
-                yield item
-                following.extend(v for v in item.values() if isinstance(v, (dict, list)))
-            elif isinstance(item, list):
-                following.extend(v for v in item if isinstance(v, (dict, list)))
-        queue = following
 
 
 #: A ``<time>`` inside one of these is the article's own (its header's or byline's).

@@ -56,6 +56,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from scrapy_webclean.extraction.declared import declared_description, keep_declared_lines
 from scrapy_webclean.extraction.hints import (
     POSITIVE,
     STRONG_NEGATIVE,
@@ -206,6 +207,13 @@ def extract_main(
         if any(thread.kept):
             thread.page_type = "forum"
             extraction = thread
+    if model.elements:
+        keep_declared_lines(
+            lines,
+            extraction.kept,
+            extraction.metadata,
+            declared_description(model.elements[0], markup),
+        )
     drop_repeated_copies(model, lines, extraction.kept, opts.repeat_min_units)
     return extraction
 
