@@ -57,6 +57,21 @@ def test_the_declared_product_description_is_read_from_json_ld() -> None:
     assert declared_description(root, page("")) == ""
 
 
+def test_a_microdata_products_description_is_read_too() -> None:
+    html = (
+        "<html><body><div itemscope itemtype='https://schema.org/Product'>"
+        "<h1 itemprop='name'>Trail Runner 2</h1><div itemprop='description'><p>A light "
+        "trail shoe with a rock plate.</p><p>Breathable mesh upper.</p></div></div>"
+        "<div itemscope itemtype='https://schema.org/Organization'><p itemprop='description'>"
+        "Peak Shoes, running shoes since 1987</p></div></body></html>"
+    )
+    root, _ = parse_html(html)
+    description = declared_description(root, html)
+    assert "a light trail shoe with a rock plate." in description
+    assert "breathable mesh upper." in description
+    assert "since 1987" not in description  # (an organisation's description is not read)
+
+
 def test_only_lines_long_enough_and_not_blocked_are_kept() -> None:
     root, _ = parse_html(page(PRODUCT_LD))
     lines = build_lines(build_page_model(root, URL))

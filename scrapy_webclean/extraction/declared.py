@@ -1,5 +1,6 @@
 """Lines a page declares as its own text in its structured data: the description of the
-schema.org product (JSON-LD) that a product page publishes for search engines.
+schema.org product that a product page publishes for search engines (in JSON-LD, or as
+microdata: ``itemprop="description"`` inside the product's ``itemscope``).
 
 A product page's description often sits in a tab, an accordion or a column of short
 feature lines that the region choice passes over for a block of prose further down; the
@@ -32,18 +33,39 @@ def comparable(text: str) -> str:
 
 
 def declared_description(root: etree._Element, markup: str | None = None) -> str:
-    """The descriptions of the page's JSON-LD product objects (:func:`comparable`), or
-    "" when it declares none. ``markup``, the page's source, spares the look at its
-    scripts when it names no product."""
-    if markup is not None and ("ld+json" not in markup or "roduct" not in markup):
+    """The descriptions of the page's product objects, JSON-LD and microdata
+    (:func:`comparable`), or "" when it declares none. ``markup``, the page's source,
+    spares the look at its scripts and items when it names no product."""
+    if markup is not None and "roduct" not in markup:
         return ""
-    parts = [
-        description
-        for obj in json_objects(json_ld_items(root, "roduct"))
-        if PRODUCT_TYPES.intersection(types_of(obj))
-        and isinstance(description := obj.get("description"), str)
-    ]
+    parts: list[str] = []
+    if markup is None or "ld+json" in markup:
+        parts.extend(
+            description
+            for obj in json_objects(json_ld_items(root, "roduct"))
+            if PRODUCT_TYPES.intersection(types_of(obj))
+            and isinstance(description := obj.get("description"), str)
+        )
+    if markup is None or "itemprop" in markup:
+        parts.extend(_microdata_descriptions(root))
     return comparable(" ".join(parts))
+
+
+def _microdata_descriptions(root: etree._Element) -> list[str]:
+    """The text of the microdata ``itemprop="description"`` elements of product items."""
+    found = []
+    for element in root.iterfind(".//*[@itemprop]"):
+        if "description" not in (element.get("itemprop") or "").lower().split():
+            continue
+        scope = next(element.iterancestors(), None)
+        while scope is not None and scope.get("itemtype") is None:
+            scope = scope.getparent()
+        if scope is None:
+            continue
+        kind = (scope.get("itemtype") or "").strip().rsplit("/", 1)[-1].lower()
+        if kind in PRODUCT_TYPES:
+            found.append(" ".join(element.itertext()))
+    return found
 
 
 def keep_declared_lines(
