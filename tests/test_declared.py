@@ -72,6 +72,20 @@ def test_a_microdata_products_description_is_read_too() -> None:
     assert "since 1987" not in description  # (an organisation's description is not read)
 
 
+def test_a_json_ld_faqs_questions_and_answers_are_read() -> None:
+    faq = (
+        '<script type="application/ld+json">{"@context": "https://schema.org", '
+        '"@type": "FAQPage", "mainEntity": [{"@type": "Question", "name": "How long do '
+        'the soles last?", "acceptedAnswer": {"@type": "Answer", "text": "<p>About '
+        '800&nbsp;km of <b>trail</b> running.</p>"}}]}</script>'
+    )
+    root, _ = parse_html(page(faq))
+    description = declared_description(root, page(faq))
+    assert "how long do the soles last?" in description
+    # (tags out, entities read: the no-break space is whitespace, as in the lines)
+    assert "about 800 km of trail running." in description
+
+
 def test_only_lines_long_enough_and_not_blocked_are_kept() -> None:
     root, _ = parse_html(page(PRODUCT_LD))
     lines = build_lines(build_page_model(root, URL))

@@ -135,7 +135,7 @@ def json_ld_date(root: etree._Element) -> str | None:
     the first ``datePublished`` in reading order (objects before the ones nested in them,
     so an article's own date before its comments'), else ``dateCreated``, else a video's
     ``uploadDate``. A script that is not valid JSON is skipped."""
-    items = json_ld_items(root, "date")
+    items = json_ld_items(root, ("date",))
     if not items:
         return None
     objects = list(json_objects(items))

@@ -1,15 +1,19 @@
 """Lines a page declares as its own text in its structured data: the description of the
 schema.org product that a product page publishes for search engines (in JSON-LD, or as
-microdata: ``itemprop="description"`` inside the product's ``itemscope``).
+microdata: ``itemprop="description"`` inside the product's ``itemscope``), and the
+questions and answers of a JSON-LD FAQ.
 
 A product page's description often sits in a tab, an accordion or a column of short
-feature lines that the region choice passes over for a block of prose further down; the
-page's own ``Product`` object names that text. A line of the page whose text is part of
-the declared description is main content (lines too short to tell are left alone).
+feature lines that the region choice passes over for a block of prose further down, and
+a FAQ in an accordion whose container is named like a menu; the page's own structured
+data names that text. A line of the page whose text is part of the declared text is main
+content (lines too short to tell are left alone). A JSON-LD ``articleBody`` is not read
+this way: WCXB's truths leave out parts of what pages declare as their body.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
@@ -24,6 +28,10 @@ PRODUCT_TYPES = frozenset(("product", "productgroup", "productmodel", "individua
 #: (about five words): shorter ones ("Free shipping") could be anywhere.
 DECLARED_LINE_MIN_UNITS = 10.0
 _SPACES_RE = re.compile(r"\s+")
+#: Markup inside a declared text (FAQ answers are HTML).
+_TAG_RE = re.compile(r"<[^>]*>")
+#: What a JSON-LD script read for declared text holds (a product or a question).
+_JSON_LD_NEEDLES = ("roduct", "Question")
 
 
 def comparable(text: str) -> str:
@@ -33,22 +41,34 @@ def comparable(text: str) -> str:
 
 
 def declared_description(root: etree._Element, markup: str | None = None) -> str:
-    """The descriptions of the page's product objects, JSON-LD and microdata
-    (:func:`comparable`), or "" when it declares none. ``markup``, the page's source,
-    spares the look at its scripts and items when it names no product."""
-    if markup is not None and "roduct" not in markup:
+    """The descriptions of the page's product objects, JSON-LD and microdata, and the
+    questions and answers of its JSON-LD FAQ (:func:`comparable`), or "" when it
+    declares none. ``markup``, the page's source, spares the look at its scripts and
+    items when it names no product and no question."""
+    if markup is not None and "roduct" not in markup and "Question" not in markup:
         return ""
     parts: list[str] = []
     if markup is None or "ld+json" in markup:
-        parts.extend(
-            description
-            for obj in json_objects(json_ld_items(root, "roduct"))
-            if PRODUCT_TYPES.intersection(types_of(obj))
-            and isinstance(description := obj.get("description"), str)
-        )
+        for obj in json_objects(json_ld_items(root, _JSON_LD_NEEDLES)):
+            types = types_of(obj)
+            if PRODUCT_TYPES.intersection(types):
+                parts.extend(_strings(obj.get("description")))
+            elif "question" in types:
+                parts.extend(_strings(obj.get("name")))
+                for answer in _objects(obj.get("acceptedAnswer")):
+                    parts.extend(_strings(answer.get("text")))
     if markup is None or "itemprop" in markup:
         parts.extend(_microdata_descriptions(root))
-    return comparable(" ".join(parts))
+    return comparable(html.unescape(_TAG_RE.sub(" ", " ".join(parts))))
+
+
+def _strings(value: object) -> list[str]:
+    return [value] if isinstance(value, str) else []
+
+
+def _objects(value: object) -> list[dict[str, object]]:
+    items = value if isinstance(value, list) else [value]
+    return [item for item in items if isinstance(item, dict)]
 
 
 def _microdata_descriptions(root: etree._Element) -> list[str]:

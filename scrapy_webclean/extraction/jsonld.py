@@ -13,15 +13,15 @@ from lxml import etree
 MAX_JSON_OBJECTS = 2000
 
 
-def json_ld_items(root: etree._Element, needle: str = "") -> list[object]:
-    """The parsed JSON-LD scripts of the page whose text holds ``needle`` (a cheap
-    substring test before the parse); a script that is not valid JSON is skipped."""
+def json_ld_items(root: etree._Element, needles: tuple[str, ...] = ("",)) -> list[object]:
+    """The parsed JSON-LD scripts of the page whose text holds one of ``needles`` (a
+    cheap substring test before the parse); a script that is not valid JSON is skipped."""
     items: list[object] = []
     for script in root.iter("script"):
         if "ld+json" not in (script.get("type") or "").lower():
             continue
         text = (script.text or "").strip()
-        if not text or needle not in text:
+        if not text or not any(needle in text for needle in needles):
             continue
         try:
             items.append(json.loads(text))
