@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scrapy_webclean import CleanOptions, clean_html
-from scrapy_webclean.extraction.declared import declared_description, keep_declared_lines
+from scrapy_webclean.extraction.declared import declared_text, keep_declared_lines
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.html.loader import parse_html
 from scrapy_webclean.html.pagemodel import build_page_model
@@ -45,16 +45,16 @@ def page(head: str) -> str:
 
 def test_the_declared_product_description_is_read_from_json_ld() -> None:
     root, _ = parse_html(page(PRODUCT_LD))
-    description = declared_description(root)
+    description = declared_text(root)
     assert "a light trail shoe with a rock plate" in description
     assert "long mountain runs." in description
     assert "since 1987" not in description  # (the web page's own description is not read)
     # No product declared, or no JSON-LD at all: nothing.
     webpage_only = PRODUCT_LD.replace('["Product"]', '"Thing"')
     root, _ = parse_html(page(webpage_only))
-    assert declared_description(root, page(webpage_only)) == ""
+    assert declared_text(root, page(webpage_only)) == ""
     root, _ = parse_html(page(""))
-    assert declared_description(root, page("")) == ""
+    assert declared_text(root, page("")) == ""
 
 
 def test_a_microdata_products_description_is_read_too() -> None:
@@ -66,7 +66,7 @@ def test_a_microdata_products_description_is_read_too() -> None:
         "Peak Shoes, running shoes since 1987</p></div></body></html>"
     )
     root, _ = parse_html(html)
-    description = declared_description(root, html)
+    description = declared_text(root, html)
     assert "a light trail shoe with a rock plate." in description
     assert "breathable mesh upper." in description
     assert "since 1987" not in description  # (an organisation's description is not read)
@@ -80,7 +80,7 @@ def test_a_json_ld_faqs_questions_and_answers_are_read() -> None:
         '800&nbsp;km of <b>trail</b> running.</p>"}}]}</script>'
     )
     root, _ = parse_html(page(faq))
-    description = declared_description(root, page(faq))
+    description = declared_text(root, page(faq))
     assert "how long do the soles last?" in description
     # (tags out, entities read: the no-break space is whitespace, as in the lines)
     assert "about 800 km of trail running." in description
@@ -89,7 +89,7 @@ def test_a_json_ld_faqs_questions_and_answers_are_read() -> None:
 def test_only_lines_long_enough_and_not_blocked_are_kept() -> None:
     root, _ = parse_html(page(PRODUCT_LD))
     lines = build_lines(build_page_model(root, URL))
-    description = declared_description(root) + " trail runner 2"
+    description = declared_text(root) + " trail runner 2"
     kept = [False] * len(lines)
     blocked = [line.text.startswith("Breathable") for line in lines]
     keep_declared_lines(lines, kept, blocked, description)

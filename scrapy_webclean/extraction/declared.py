@@ -24,7 +24,7 @@ from scrapy_webclean.extraction.lines import Line
 
 #: The schema.org types of a product (``pagetype.SCHEMA_GROUPS`` less the offers).
 PRODUCT_TYPES = frozenset(("product", "productgroup", "productmodel", "individualproduct"))
-#: A line is matched against the declared description from this many text units on
+#: A line is matched against the declared text from this many text units on
 #: (about five words): shorter ones ("Free shipping") could be anywhere.
 DECLARED_LINE_MIN_UNITS = 10.0
 _SPACES_RE = re.compile(r"\s+")
@@ -36,11 +36,11 @@ _JSON_LD_NEEDLES = ("roduct", "Question")
 
 def comparable(text: str) -> str:
     """``text`` lower-cased with its whitespace collapsed (how lines and the declared
-    description are compared)."""
+    text are compared)."""
     return _SPACES_RE.sub(" ", text).strip().lower()
 
 
-def declared_description(root: etree._Element, markup: str | None = None) -> str:
+def declared_text(root: etree._Element, markup: str | None = None) -> str:
     """The descriptions of the page's product objects, JSON-LD and microdata, and the
     questions and answers of its JSON-LD FAQ (:func:`comparable`), or "" when it
     declares none. ``markup``, the page's source, spares the look at its scripts and
@@ -89,14 +89,14 @@ def _microdata_descriptions(root: etree._Element) -> list[str]:
 
 
 def keep_declared_lines(
-    lines: Sequence[Line], kept: list[bool], blocked: Sequence[bool], description: str
+    lines: Sequence[Line], kept: list[bool], blocked: Sequence[bool], declared: str
 ) -> None:
     """Keep the lines (not ``blocked``, of at least :data:`DECLARED_LINE_MIN_UNITS`)
-    whose text is part of the page's declared product ``description``."""
-    if not description:
+    whose text is part of the page's ``declared`` text (:func:`declared_text`)."""
+    if not declared:
         return
     for i, line in enumerate(lines):
         if kept[i] or blocked[i] or line.units < DECLARED_LINE_MIN_UNITS:
             continue
-        if comparable(line.text) in description:
+        if comparable(line.text) in declared:
             kept[i] = True

@@ -56,7 +56,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from scrapy_webclean.extraction.declared import declared_description, keep_declared_lines
+from scrapy_webclean.extraction.declared import declared_text, keep_declared_lines
 from scrapy_webclean.extraction.hints import (
     POSITIVE,
     STRONG_NEGATIVE,
@@ -212,7 +212,7 @@ def extract_main(
             lines,
             extraction.kept,
             extraction.metadata,
-            declared_description(model.elements[0], markup),
+            declared_text(model.elements[0], markup),
         )
     drop_repeated_copies(model, lines, extraction.kept, opts.repeat_min_units)
     return extraction
