@@ -207,13 +207,10 @@ def extract_main(
         if any(thread.kept):
             thread.page_type = "forum"
             extraction = thread
-    if model.elements:
-        keep_declared_lines(
-            lines,
-            extraction.kept,
-            extraction.metadata,
-            declared_text(model.elements[0], markup),
-        )
+    # (the page has lines, so its model has a root)
+    keep_declared_lines(
+        lines, extraction.kept, extraction.metadata, declared_text(model.elements[0], markup)
+    )
     drop_repeated_copies(model, lines, extraction.kept, opts.repeat_min_units)
     return extraction
 

@@ -1,11 +1,12 @@
 """The page's JSON-LD (``<script type="application/ld+json">``), read as schema.org
-objects: the publication date (``dates``) and a product's declared description
-(``declared``) come from it."""
+objects: the publication date (``dates``) and the text a page declares, a product's
+description and a FAQ (``declared``), come from it."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import lru_cache
 
 from lxml import etree
 
@@ -23,11 +24,24 @@ def json_ld_items(root: etree._Element, needles: tuple[str, ...] = ("",)) -> lis
         text = (script.text or "").strip()
         if not text or not any(needle in text for needle in needles):
             continue
-        try:
-            items.append(json.loads(text))
-        except ValueError:
-            continue
+        parsed = _parsed(text)
+        if parsed is not _INVALID:
+            items.append(parsed)
     return items
+
+
+#: What :func:`_parsed` gives for a script that is not valid JSON.
+_INVALID = object()
+
+
+@lru_cache(maxsize=16)
+def _parsed(text: str) -> object:
+    """A script's JSON, parsed once though both the date and the declared text read the
+    same scripts of a page (callers read it, never change it)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return _INVALID
 
 
 def json_objects(items: list[object]) -> Iterator[dict[str, object]]:

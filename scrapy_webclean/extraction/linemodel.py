@@ -232,14 +232,8 @@ class LineModel:
         """Whether the model decides on a page the rules read as ``page_type`` and the
         page-type model gives ``type_probs`` (``lines``: the page's lines, which the
         article model reads for their script)."""
-        code = PAGE_TYPE_CODES.get(page_type, -1)
-        if model_decides(code, type_probs, self.page_types, self.model_types):
-            return True
-        return (
-            self.article_model is not None
-            and self.article_model.decides_on(page_type, type_probs)
-            and not mostly_cjk(lines)
-        )
+        code = PAGE_TYPE_CODES.get(page_type, OTHER_PAGE_CODE)
+        return self._deciding(code, type_probs, lines) is not None
 
     def decides_on_rows(self, rows: Sequence[Sequence[float]]) -> bool:
         """Whether the model decides on a page of these feature rows (its rules' page type
@@ -257,55 +251,59 @@ class LineModel:
         """Keep (True) or drop each line of a page the rules read (``rules``); None for a
         page the model leaves to the rules. The same verdicts as :meth:`decide_rows` on
         the page's full feature rows, but only the lines not :func:`settled_lines` have
-        features computed and trees walked."""
+        features computed and trees walked (a settled line's probability is never read)."""
         if not lines:
             return None
         type_probs = list(rules.type_probs) or uniform_probabilities()
-        trees = self._deciding(PAGE_TYPE_CODES.get(rules.page_type, OTHER_PAGE_CODE), type_probs)
-        if trees is None or (trees is not self and mostly_cjk(lines)):
+        code = PAGE_TYPE_CODES.get(rules.page_type, OTHER_PAGE_CODE)
+        trees = self._deciding(code, type_probs, lines)
+        if trees is None:
             return None
-        done = settled_lines(lines, rules)
-        open_lines = [i for i, d in enumerate(done) if not d]
-        keep = [False] * len(lines)
+        settled = settled_lines(lines, rules)
+        open_lines = [i for i, done in enumerate(settled) if not done]
+        probs = [0.0] * len(lines)
         if open_lines:
-            keep_above, drop_below = trees.type_thresholds.get(
-                most_probable(type_probs), (trees.keep_above, trees.drop_below)
-            )
             rows = line_features(model, lines, rules, only=open_lines)
-            seen = rules.seen_on_site or [False] * len(lines)
             for i, p in zip(open_lines, trees.probabilities(rows), strict=True):
-                keep[i] = bool(
-                    (rules.kept[i] and p >= drop_below) or (p >= keep_above and not seen[i])
-                )
-        if not any(keep) and any(rules.kept):
-            return None
-        return keep
-
-    def _deciding(self, code: int, type_probs: Sequence[float]) -> LineModel | None:
-        """The trees that decide on a page of rules' type ``code`` and these type
-        probabilities: these, the article model's, or none."""
-        if model_decides(code, type_probs, self.page_types, self.model_types):
-            return self
-        article = self.article_model
-        if article is not None and model_decides(
-            code, type_probs, article.page_types, article.model_types
-        ):
-            return article
-        return None
+                probs[i] = float(p)
+        seen = rules.seen_on_site or [False] * len(lines)
+        return keep_flags(probs, rules.kept, seen, settled, *trees.thresholds(type_probs))
 
     def decide_rows(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line] = ()
     ) -> list[bool] | None:
         """:meth:`decide` from a page's full feature rows (``rows[i]`` is ``lines[i]``'s):
         keep (True) or drop each line; None for a page the model leaves to the rules."""
-        if not self.decides_on_rows(rows):
-            if self.article_model is None or mostly_cjk(lines):
-                return None
-            return self.article_model.decide_rows(rows, lines)
-        keep_above, drop_below = self.type_thresholds.get(
-            most_probable(rows[0][_TYPE_PROBS]), (self.keep_above, self.drop_below)
+        if not len(rows):
+            return None
+        first = rows[0]
+        trees = self._deciding(int(first[_PAGE_TYPE]), first[_TYPE_PROBS], lines)
+        if trees is None:
+            return None
+        return verdicts(trees.probabilities(rows), rows, *trees.thresholds(first[_TYPE_PROBS]))
+
+    def _deciding(
+        self, code: int, type_probs: Sequence[float], lines: Sequence[Line]
+    ) -> LineModel | None:
+        """The trees that decide on a page of rules' type ``code`` and these type
+        probabilities: these, the article model's (but on a page in a CJK script:
+        :func:`mostly_cjk`), or none."""
+        if model_decides(code, type_probs, self.page_types, self.model_types):
+            return self
+        article = self.article_model
+        if (
+            article is not None
+            and model_decides(code, type_probs, article.page_types, article.model_types)
+            and not mostly_cjk(lines)
+        ):
+            return article
+        return None
+
+    def thresholds(self, type_probs: Sequence[float]) -> tuple[float, float]:
+        """``(keep_above, drop_below)`` for a page of these type probabilities."""
+        return self.type_thresholds.get(
+            most_probable(type_probs), (self.keep_above, self.drop_below)
         )
-        return verdicts(self.probabilities(rows), rows, keep_above, drop_below)
 
 
 def mostly_cjk(lines: Sequence[Line]) -> bool:
@@ -342,16 +340,35 @@ def verdicts(
     keep_above: float,
     drop_below: float,
 ) -> list[bool] | None:
+    """:func:`keep_flags` of a page's lines from their feature rows (the rules' verdict,
+    ``seen_on_site`` and the vetoes of :func:`vetoed`)."""
+    return keep_flags(
+        probs,
+        [bool(row[_RULE_KEEP]) for row in rows],
+        [bool(row[_SEEN]) for row in rows],
+        [vetoed(row) for row in rows],
+        keep_above,
+        drop_below,
+    )
+
+
+def keep_flags(
+    probs: Sequence[float] | np.ndarray,
+    rule_keep: Sequence[bool],
+    seen: Sequence[bool],
+    vetoes: Sequence[bool],
+    keep_above: float,
+    drop_below: float,
+) -> list[bool] | None:
     """The keep flags of a page's lines from their probabilities: kept at ``keep_above``
-    (unless met on an earlier page of the site), or when the rules kept it at
-    ``drop_below``; never a vetoed line (:func:`vetoed`). None when nothing would be kept
-    of a page the rules kept something of: their verdicts stand."""
+    (unless met on an earlier page of the site: ``seen``), or when the rules kept it at
+    ``drop_below``; never a vetoed line. None when nothing would be kept of a page the
+    rules kept something of: their verdicts stand."""
     keep = [
-        bool((row[_RULE_KEEP] and p >= drop_below) or (p >= keep_above and not row[_SEEN]))
-        and not vetoed(row)
-        for p, row in zip(probs, rows, strict=True)
+        bool((kept and p >= drop_below) or (p >= keep_above and not met)) and not veto
+        for p, kept, met, veto in zip(probs, rule_keep, seen, vetoes, strict=True)
     ]
-    if not any(keep) and any(row[_RULE_KEEP] for row in rows):
+    if not any(keep) and any(rule_keep):
         return None
     return keep
 
