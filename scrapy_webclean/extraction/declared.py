@@ -1,7 +1,8 @@
 """Lines a page declares as its own text in its structured data: the description of the
 schema.org product that a product page publishes for search engines (in JSON-LD, or as
 microdata: ``itemprop="description"`` inside the product's ``itemscope``), and the
-questions and answers of a JSON-LD FAQ.
+questions and answers of a JSON-LD FAQ; and a product page's name, the ``<h1>`` that the
+page's title names (:func:`keep_product_name`).
 
 A product page's description often sits in a tab, an accordion or a column of short
 feature lines that the region choice passes over for a block of prose further down, and
@@ -21,6 +22,8 @@ from lxml import etree
 
 from scrapy_webclean.extraction.jsonld import json_ld_items, json_objects, types_of
 from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.extraction.verdicts import in_h1
+from scrapy_webclean.html.pagemodel import PageModel
 
 #: The schema.org types of a product (``pagetype.SCHEMA_GROUPS`` less the offers).
 PRODUCT_TYPES = frozenset(("product", "productgroup", "productmodel", "individualproduct"))
@@ -100,3 +103,21 @@ def keep_declared_lines(
             continue
         if comparable(line.text) in declared:
             kept[i] = True
+
+
+def keep_product_name(
+    model: PageModel, lines: Sequence[Line], kept: list[bool], title: str
+) -> None:
+    """On a product page, keep the product's name: the first line in an ``<h1>`` whose
+    text is the page's ``title`` (``cleaning.pick_title``), unless a kept line holds it
+    already. The name heads the buy box, which the region choice often passes over for
+    the description's prose below it (or another column)."""
+    name = comparable(title)
+    if not name:
+        return
+    if any(keep and name in comparable(line.text) for line, keep in zip(lines, kept, strict=True)):
+        return
+    for i, line in enumerate(lines):
+        if comparable(line.text) == name and in_h1(model, line):
+            kept[i] = True
+            return

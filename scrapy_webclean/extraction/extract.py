@@ -56,7 +56,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from scrapy_webclean.extraction.declared import declared_text, keep_declared_lines
+from scrapy_webclean.extraction.declared import (
+    declared_text,
+    keep_declared_lines,
+    keep_product_name,
+)
 from scrapy_webclean.extraction.hints import (
     POSITIVE,
     STRONG_NEGATIVE,
@@ -211,6 +215,8 @@ def extract_main(
     keep_declared_lines(
         lines, extraction.kept, extraction.metadata, declared_text(model.elements[0], markup)
     )
+    if title and product is not None and product():
+        keep_product_name(model, lines, extraction.kept, title)
     drop_repeated_copies(model, lines, extraction.kept, opts.repeat_min_units)
     return extraction
 

@@ -265,7 +265,7 @@ def drop_after_related_headings(model: PageModel, lines: list[Line], kept: list[
     for i, line in enumerate(lines):
         if line.units > RELATED_HEADING_MAX_UNITS or not is_related_heading(line.text):
             continue
-        if _in_h1(model, line):
+        if in_h1(model, line):
             continue  # the page's own headline ("Most popular films") names the page
         section = line.node
         while section > 0 and classes[section] is not TagClass.B:
@@ -314,7 +314,7 @@ def drop_noscript_copies(model: PageModel, lines: list[Line], kept: list[bool]) 
             kept[i] = False
 
 
-def _in_h1(model: PageModel, line: Line) -> bool:
+def in_h1(model: PageModel, line: Line) -> bool:
     """True when the line's text sits in an ``<h1>``."""
     return _text_element(model, line, _H1) > 0
 
