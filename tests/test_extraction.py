@@ -717,6 +717,42 @@ def test_product_page_keeps_its_description_and_leaves_out_customer_reviews() ->
     assert not looks_like_product('<meta property="og:type" content="article">')
 
 
+def test_a_roundup_article_of_products_is_no_product_page() -> None:
+    """ "The best dishwashers of 2025" declares itself an article and each product it
+    picks, with an offer: its sections, named for the products' reviews, are the text."""
+    from scrapy_webclean.extraction.hints import looks_like_product
+
+    def product(name: str) -> str:
+        return (
+            f'{{"@type": "Product", "name": "{name}", '
+            '"offers": {"@type": "Offer", "price": "999.00"}}'
+        )
+
+    def markup(*objects: str) -> str:
+        graph = ", ".join(objects)
+        return (
+            '<html><head><script type="application/ld+json">{"@context": '
+            f'"https://schema.org", "@graph": [{graph}]}}</script></head><body>'
+            + "".join(
+                f'<div id="pick-{i}-review"><h2>Pick {i}</h2><p>{PROSE} Pick {i}.</p></div>'
+                for i in range(3)
+            )
+            + "</body></html>"
+        )
+
+    article = '{"@type": "Article", "headline": "The best dishwashers"}'
+    roundup = markup(article, product("Dishwasher A"), product("Dishwasher B"))
+    assert not looks_like_product(roundup)
+    text = clean_html(roundup, "https://reviews.example.com/best-dishwashers").text
+    assert "Pick 0." in text and "Pick 1." in text
+    # One product in an article, or several on a page that is no article: a product page
+    # (a shop page declares its related products too), whose review sections are dropped.
+    assert looks_like_product(markup(article, product("Dishwasher A")))
+    shop = markup(product("Dishwasher A"), product("Dishwasher B"))
+    assert looks_like_product(shop)
+    assert "Pick 0." not in clean_html(shop, "https://shop.example.com/dishwasher-a").text
+
+
 def test_fill_in_forms_and_footnotes_do_not_take_the_page() -> None:
     menu = link_items("Menu entry", 30)
     steps = "".join(

@@ -365,6 +365,13 @@ _PRODUCT_TYPE_RE = re.compile(r"Product(?:Group|Model)?(?![A-Za-z])")
 _OFFER_MARKS = ('"offers"', '"Offer"', '"AggregateOffer"', 'itemprop="offers"', 'itemprop="price"')
 #: At most this many occurrences of "og:type" and of "Product" are looked at.
 _MAX_MARKS = 200
+#: A JSON-LD article type: a page that declares one and :data:`ROUNDUP_MIN_PRODUCTS`
+#: products is a roundup ("the best dishwashers of 2025"), not a product's page.
+_ARTICLE_TYPE_RE = re.compile(
+    r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?'
+    r'(?:Article|NewsArticle|BlogPosting|TechArticle)"'
+)
+ROUNDUP_MIN_PRODUCTS = 2
 
 
 def looks_like_product(html: str) -> bool:
@@ -372,7 +379,9 @@ def looks_like_product(html: str) -> bool:
     ``product`` (``product.item``, ``product.group``), or a schema.org ``Product`` (JSON-LD
     or microdata) together with an offer (the markup shops publish for search engines).
     A ``Product`` without an offer is not enough: service and article pages publish one
-    to get rating stars in search results.
+    to get rating stars in search results. Nor is an article that declares several
+    products (:data:`ROUNDUP_MIN_PRODUCTS`), each with its offer: a roundup of the best
+    ones, whose sections are named for reviews.
 
     ``html`` is the page's decoded source. Substring searches of it, with a look at the
     few characters around each hit, cost far less than walking the parsed tree.
@@ -388,13 +397,22 @@ def looks_like_product(html: str) -> bool:
         if start >= 0 and _OG_PRODUCT_RE.search(html, start, end if end > 0 else len(html)):
             return True
         position = html.find("og:type", position + 7, head_end)
+    products = _declared_products(html, ROUNDUP_MIN_PRODUCTS)
+    if not products or not any(mark in html for mark in _OFFER_MARKS):
+        return False
+    return products < ROUNDUP_MIN_PRODUCTS or _ARTICLE_TYPE_RE.search(html) is None
+
+
+def _declared_products(html: str, most: int) -> int:
+    """How many schema.org product types the markup declares (counted up to ``most``)."""
+    found = 0
     position = html.find("Product")
     for _ in range(_MAX_MARKS):
-        if position < 0:
-            return False
+        if position < 0 or found >= most:
+            break
         if _PRODUCT_TYPE_RE.match(html, position) and _SCHEMA_TYPE_BEFORE_RE.search(
             html, max(0, position - 40), position
         ):
-            return any(mark in html for mark in _OFFER_MARKS)
+            found += 1
         position = html.find("Product", position + 7)
-    return False
+    return found
