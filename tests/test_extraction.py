@@ -578,6 +578,14 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("summary-item summary-item--side-by-side-align-center", "div") == NEUTRAL
     assert _classify("grid-items hide-read-more-ad", "div") == NEUTRAL
     assert _classify("post-content has-sidebar", "div") == POSITIVE
+    # The side an icon sits on is no side column; a type scale's size is no caption.
+    assert _classify("kt-accordion-wrap kt-accodion-icon-side-right", "div") != STRONG_NEGATIVE
+    assert _classify("sidebar-right", "div") == STRONG_NEGATIVE
+    assert _classify("caption-s", "p") == NEUTRAL
+    assert _classify("caption-m text-gray", "div") != STRONG_NEGATIVE
+    assert _classify("wp-caption-text", "p") == STRONG_NEGATIVE
+    assert _classify("image-caption", "div") == STRONG_NEGATIVE
+    assert _classify("caption-slide", "div") == STRONG_NEGATIVE
     # An embedded post quoted by the article is part of it; a share bar is not.
     assert _classify("social-media-embed", "div") == NEUTRAL
     assert _classify("social-share", "div") == STRONG_NEGATIVE

@@ -29,14 +29,16 @@ COMMENT_RE = re.compile(_START + r"(?:comment|disqus|respond|replies|reply)")
 #: product review article, a help page) they may be the text itself, so only product
 #: pages read them.
 REVIEW_RE = re.compile(_START + r"(?:(?:reviews?|ratings?|faqs?)(?![a-z])|customerreviews?|ugc)")
-#: Containers that are never main content, whatever they hold.
+#: Containers that are never main content, whatever they hold. (A caption, but not a
+#: type scale's size: "caption-s" styles small text, as "body-m" styles body text.)
 STRONG_NEGATIVE_RE = re.compile(
     _START
     + r"(?:related|ticker|breaking-?news|recommend|more-stories|read-more|also-read|share|sharing|social|"
     r"sidebar|side-bar|footer|breadcrumb|newsletter|subscri|cookie|consent|outbrain|"
     r"taboola|promo|sponsor|advert|adsense|dfp|navbar|menu|nav-|navigation|masthead|popup|"
     r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
-    r"pagination|pager|caption|credit|sr-only|visually-?hidden|screen-?reader|a11y-hidden)",
+    r"pagination|pager|caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
+    r"visually-?hidden|screen-?reader|a11y-hidden)",
 )
 #: Containers of a cookie or consent dialog: strong negative whatever share of the page's
 #: prose they hold (a consent platform's purposes can outweigh a listing's text).
@@ -92,8 +94,11 @@ def _names_comments(words: str) -> bool:
 
 
 #: Side columns: a sidebar beside an article, but on a product page the column beside
-#: the pictures is the buy box with the product's description.
-SIDE_RE = re.compile(_START + r"(?:(?<!by-)side|rail|col-side|right-col|left-col)(?![a-z0-9]|-by-)")
+#: the pictures is the buy box with the product's description. (Not the side an icon
+#: sits on: "accordion-icon-side-right".)
+SIDE_RE = re.compile(
+    _START + r"(?:(?<!by-)(?<!icon-)side|rail|col-side|right-col|left-col)(?![a-z0-9]|-by-)"
+)
 #: Containers that rarely hold main content.
 WEAK_NEGATIVE_RE = re.compile(
     _START + r"(?:nav(?![a-z])|header|meta(?![a-z])|widget|banner|toolbar|author|byline|search|"
