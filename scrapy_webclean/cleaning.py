@@ -20,9 +20,9 @@ from lxml import etree
 from scrapy_webclean.blocklabels import labelled_blocks
 from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
-from scrapy_webclean.extraction.hints import looks_like_product
 from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
 from scrapy_webclean.extraction.lines import build_lines
+from scrapy_webclean.extraction.pagekind import looks_like_product
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.gcpause import gc_paused
 from scrapy_webclean.html.loader import (

@@ -685,7 +685,7 @@ def test_control_labels_are_not_text() -> None:
 
 
 def test_product_page_keeps_its_description_and_leaves_out_customer_reviews() -> None:
-    from scrapy_webclean.extraction.hints import looks_like_product
+    from scrapy_webclean.extraction.pagekind import looks_like_product
 
     description = (
         "This stoneware mug is thrown by hand from a clay we mix ourselves, glazed in two "
@@ -728,7 +728,7 @@ def test_product_page_keeps_its_description_and_leaves_out_customer_reviews() ->
 def test_a_roundup_article_of_products_is_no_product_page() -> None:
     """ "The best dishwashers of 2025" declares itself an article and each product it
     picks, with an offer: its sections, named for the products' reviews, are the text."""
-    from scrapy_webclean.extraction.hints import looks_like_product
+    from scrapy_webclean.extraction.pagekind import looks_like_product
 
     def product(name: str) -> str:
         return (

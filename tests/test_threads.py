@@ -70,7 +70,7 @@ def test_thread_region_needs_alike_siblings() -> None:
 def test_a_thread_is_known_by_its_declared_schema_type() -> None:
     """An address that follows no forum convention, a markup that declares a
     ``DiscussionForumPosting``: the replies are posts, not comments under an article."""
-    from scrapy_webclean.extraction.hints import declares_discussion
+    from scrapy_webclean.extraction.pagekind import declares_discussion
 
     prose = "I am doing my bachelor's in IT and wonder whether consulting is worth it."
     answers = (
@@ -105,7 +105,7 @@ def test_a_thread_is_known_by_its_declared_schema_type() -> None:
 
 
 def test_forum_addresses_follow_the_software_not_the_site() -> None:
-    from scrapy_webclean.extraction.hints import looks_like_forum
+    from scrapy_webclean.extraction.pagekind import looks_like_forum
 
     for url in (
         "https://forum.example.org/t/which-lens/123",

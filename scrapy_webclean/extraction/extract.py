@@ -65,14 +65,13 @@ from scrapy_webclean.extraction.hints import (
     POSITIVE,
     STRONG_NEGATIVE,
     WEAK_NEGATIVE,
-    declares_discussion,
-    looks_like_forum,
     node_hints,
 )
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
+from scrapy_webclean.extraction.pagekind import declares_discussion, looks_like_forum
 from scrapy_webclean.extraction.pagetype import page_type_features
 from scrapy_webclean.extraction.reading import read_page
 from scrapy_webclean.extraction.recovery import second_opinion

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from scrapy_webclean.extraction.hints import FORUM_URL_RE, MAX_MARKUP_CHARS
 from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.extraction.pagekind import FORUM_URL_RE, MAX_MARKUP_CHARS
 from scrapy_webclean.extraction.trees import TreeEnsemble, numpy_module
 from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.text.wordlists import read_word_list
