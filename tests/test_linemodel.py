@@ -376,3 +376,37 @@ def test_in_a_crawl_the_model_waits_for_the_sites_first_page() -> None:
     model_second = model.clean(second_page, url + "?page=2").text
     assert "Quick bean stew number 3" in rules_second and "Cooks in 23 minutes." in rules_second
     assert "Quick bean stew" not in model_second and "Cooks in 23 minutes." in model_second
+
+
+def test_product_pages_are_decided_by_the_probability_alone() -> None:
+    """The shipped model's thresholds per most probable type: on a product page a line is
+    kept from a probability of 0.35 up, whatever the rules said (held out, WCXB product
+    pages 0.625 -> 0.648); on a collection the model only adds lines; elsewhere a line
+    between the two common thresholds keeps the rules' verdict."""
+    from scrapy_webclean.extraction.linemodel import default_line_model, keep_flags
+    from scrapy_webclean.extraction.pagetype import PAGE_TYPES
+
+    model = default_line_model()
+    assert model is not None
+
+    def probs(name: str) -> list[float]:
+        return [0.9 if t == name else 0.1 / (len(PAGE_TYPES) - 1) for t in PAGE_TYPES]
+
+    assert model.thresholds(probs("product")) == (0.35, 0.35)
+    assert model.thresholds(probs("collection")) == (0.6, 0.0)
+    assert model.thresholds(probs("listing")) == (model.keep_above, model.drop_below)
+    lines = [0.5, 0.3, 0.5, 0.3]  # a probability each; the rules kept the first two
+    rules = [True, True, False, False]
+    none = [False] * 4
+    assert keep_flags(lines, rules, none, none, *model.thresholds(probs("product"))) == [
+        True,
+        False,
+        True,
+        False,
+    ]
+    assert keep_flags(lines, rules, none, none, *model.thresholds(probs("listing"))) == [
+        True,
+        False,
+        False,
+        False,
+    ]
