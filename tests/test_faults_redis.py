@@ -145,8 +145,12 @@ def test_redis_away_10_s_mid_crawl_writes_what_was_held_and_drops_no_page_falsel
     # Held-back learning was written when Redis came back; what could not be is counted.
     assert "learning writes kept while redis was away written" in log
     lost = stats["webclean/state/lost_writes"]
-    if lost == 0:  # every page's template learning reached Redis, once
-        assert sum(learned.values()) == stats["webclean/items/cleaned"]
+    if lost == 0:
+        # Every page's template learning reached Redis. A write in flight when Redis went
+        # away may have been applied before the connection broke, then kept and written
+        # again: at most one page per process (the crawl's and each worker's) counts twice.
+        cleaned, processes = stats["webclean/items/cleaned"], int(WORKERS.split("=")[1]) + 1
+        assert cleaned <= sum(learned.values()) <= cleaned + processes
     # No page dropped as an exact copy of a page it does not copy (list pages cleaned
     # without the template share their sidebars: passed on, counted).
     groups = copy_groups(site.truth)
