@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lxml import etree
 
@@ -80,13 +80,12 @@ def _microdata_descriptions(root: etree._Element) -> list[str]:
     for element in root.iterfind(".//*[@itemprop]"):
         if "description" not in (element.get("itemprop") or "").lower().split():
             continue
-        scope = next(element.iterancestors(), None)
-        while scope is not None and scope.get("itemtype") is None:
-            scope = scope.getparent()
-        if scope is None:
-            continue
-        kind = (scope.get("itemtype") or "").strip().rsplit("/", 1)[-1].lower()
-        if kind in PRODUCT_TYPES:
+        # (the item it belongs to: the nearest ancestor with an itemtype)
+        itemtype = next(
+            (t for t in (a.get("itemtype") for a in element.iterancestors()) if t is not None),
+            None,
+        )
+        if itemtype is not None and itemtype.strip().rsplit("/", 1)[-1].lower() in PRODUCT_TYPES:
             found.append(" ".join(element.itertext()))
     return found
 
@@ -106,18 +105,26 @@ def keep_declared_lines(
 
 
 def keep_product_name(
-    model: PageModel, lines: Sequence[Line], kept: list[bool], title: str
+    model: PageModel,
+    lines: Sequence[Line],
+    kept: list[bool],
+    title: str,
+    sells: Callable[[], bool] | None = None,
 ) -> None:
     """On a product page, keep the product's name: the first line in an ``<h1>`` whose
     text is the page's ``title`` (``cleaning.pick_title``), unless a kept line holds it
     already. The name heads the buy box, which the region choice often passes over for
-    the description's prose below it (or another column)."""
+    the description's prose below it (or another column). ``sells()`` says whether the
+    page offers a product (``pagekind.looks_like_product``); it is asked last, only when
+    there is a name to keep."""
     name = comparable(title)
     if not name:
         return
-    if any(keep and name in comparable(line.text) for line, keep in zip(lines, kept, strict=True)):
+    texts = [comparable(line.text) for line in lines]
+    if any(keep and name in text for text, keep in zip(texts, kept, strict=True)):
         return
-    for i, line in enumerate(lines):
-        if comparable(line.text) == name and in_h1(model, line):
-            kept[i] = True
+    for i, (line, text) in enumerate(zip(lines, texts, strict=True)):
+        if text == name and in_h1(model, line):
+            if sells is None or sells():
+                kept[i] = True
             return

@@ -214,8 +214,8 @@ def extract_main(
     keep_declared_lines(
         lines, extraction.kept, extraction.metadata, declared_text(model.elements[0], markup)
     )
-    if title and product is not None and product():
-        keep_product_name(model, lines, extraction.kept, title)
+    if title and product is not None:
+        keep_product_name(model, lines, extraction.kept, title, product)
     drop_repeated_copies(model, lines, extraction.kept, opts.repeat_min_units)
     return extraction
 
