@@ -120,11 +120,24 @@ def keep_product_name(
     name = comparable(title)
     if not name:
         return
-    texts = [comparable(line.text) for line in lines]
-    if any(keep and name in text for text, keep in zip(texts, kept, strict=True)):
+    # (comparable() at most doubles a text's length, lower-casing an "İ" to two
+    # characters: a line under half the name's length can neither be it nor hold it, and
+    # most lines are)
+    size = (len(name) + 1) // 2
+    heading = next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if len(line.text) >= size and comparable(line.text) == name and in_h1(model, line)
+        ),
+        None,
+    )
+    if heading is None:
         return
-    for i, (line, text) in enumerate(zip(lines, texts, strict=True)):
-        if text == name and in_h1(model, line):
-            if sells is None or sells():
-                kept[i] = True
-            return
+    if any(
+        keep and len(line.text) >= size and name in comparable(line.text)
+        for line, keep in zip(lines, kept, strict=True)
+    ):
+        return
+    if sells is None or sells():
+        kept[heading] = True
