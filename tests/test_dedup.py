@@ -253,6 +253,32 @@ def test_figures() -> None:
     assert not figures_disagree(one, [])
 
 
+def test_dates_and_times_are_no_figures() -> None:
+    text = normalize(
+        "On March 14, 2026 at 10:30 (updated 2026-03-15 08:05:10, 3月16日) it sold 1,250 units for 35 euros."
+    )
+    assert sorted(figures(text)) == [int("135"), int("11250")]
+    # An article carried in another site's dated frame (its date line and a "founded in"
+    # line with years of its own) is a copy: the two state the same figures.
+    body = paragraphs(article("en", 3))[:3]
+    herald = "\n".join(
+        [
+            "Published on March 14, 2026 at 10:30 by the news desk of the Valley Herald in the morning.",
+            *body,
+        ]
+    )
+    courier = "\n".join(
+        [
+            "Posted 2025-06-02 08:15 in the regional section of the Daily Courier, which is read by our subscribers.",
+            *body,
+            "The Daily Courier was founded in 1967 and has covered the valley and its small towns since 1988.",
+        ]
+    )
+    index = NearDuplicateIndex()
+    assert index.check_and_add("herald", herald) is None
+    assert index.check_and_add("courier", courier) == "herald"
+
+
 def test_a_copy_of_a_copy_names_the_first_and_is_matched_with_the_nearest() -> None:
     index = NearDuplicateIndex()
     text = article("en", 4)

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scrapy_webclean.dedup.furniture import strip_furniture
+from scrapy_webclean.text.datepatterns import DATE_OR_TIME_DIGITS
 from scrapy_webclean.text.tokenize import is_chinese, search_tokens, tokenize
 
 #: Minimum length of a long sentence: CJK characters (the paper's k) / words elsewhere.
@@ -67,6 +68,8 @@ _ENDS = "。！？!?；;…\n"
 _SENTENCE_END_RE = re.compile(rf"[{_ENDS}.](?:(?<=[{_ENDS}])[{_ENDS}]*|(?<=[^\d\s]\.)(?=\s|$))")
 #: A figure: digits, with inner separators ("3.5", "82,484"); at least two characters.
 _FIGURE_RE = re.compile(r"[0-9][0-9.,]*[0-9]")
+#: The dates and times of day of a text, which are not figures (see :func:`figures`).
+_DATE_OR_TIME_RE = re.compile(DATE_OR_TIME_DIGITS)
 _DIGITS_RE = re.compile(_runs("0-9"))
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
 _CJK_RUN_RE = re.compile(_runs(_CJK))
@@ -339,8 +342,12 @@ def figures(normal: str) -> list[int]:
     """The figures (numbers of two digits or more) a normalised text states, at most
     :data:`MAX_FIGURES`: those with the smallest codes, a sample two texts agree on. A figure
     is coded as an integer: its digits (separators left out) behind a leading 1, so that
-    :func:`figure_digits` gives them back; a longer figure keeps its last 17 digits."""
-    found = set(_FIGURE_RE.findall(normal))
+    :func:`figure_digits` gives them back; a longer figure keeps its last 17 digits.
+
+    Dates, years and times of day are no figures (``text.datepatterns.DATE_OR_TIME_DIGITS``):
+    a copy whose date line was changed, or that another site's template dates, states the
+    same figures; two reports from one template do not."""
+    found = set(_FIGURE_RE.findall(_DATE_OR_TIME_RE.sub(" ", normal)))
     codes = {int("1" + figure.replace(".", "").replace(",", "")[-17:]) for figure in found}
     # (by _figure_order, inlined: a code is below 2**64 and the multiplier odd, so no two
     # codes have the same order)

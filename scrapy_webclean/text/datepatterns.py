@@ -63,3 +63,21 @@ DATE_LINE_PATTERNS: tuple[str, ...] = _date_forms("", "")
 def month_number(name: str) -> int:
     """The number (1-12) of a month's name as :data:`MONTH_NAME` matches it."""
     return MONTH_ABBREVIATIONS.index(name[:3].lower()) + 1
+
+
+#: A date or a time of day as its digits begin it (every form starts at a digit, so a
+#: search skips to the next digit at once): ``2026-03-14`` (``2026年3月14日``), ``14 March
+#: 2026``, the ``14, 2026`` of ``March 14, 2026``, ``3月14日``, ``10:30`` (``10:30:15``) and a
+#: year alone (1900-2099). Not a number's part: no digit before or after. The near-duplicate
+#: index leaves them out of the figures a text states (``dedup.fingerprint.figures``): when
+#: a page was written is no quantity it reports.
+DATE_OR_TIME_DIGITS = (
+    r"(?=[0-9])(?<![0-9])(?:"
+    rf"{_YEAR}\s*[-/.年]\s*[01]?\d\s*[-/.月]\s*{_DAY}日?|"
+    rf"{_DAY}(?:st|nd|rd|th)?\s+{MONTH_NAME}\.?,?\s+{_YEAR}|"
+    rf"{_DAY}(?:st|nd|rd|th)?,?\s+{_YEAR}|"
+    rf"[01]?\d月{_DAY}日|"
+    r"[0-2]?\d:[0-5]\d(?::[0-5]\d)?|"
+    rf"{_YEAR}"
+    r")(?![0-9])"
+)
