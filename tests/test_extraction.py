@@ -725,6 +725,42 @@ def test_product_page_keeps_its_description_and_leaves_out_customer_reviews() ->
     assert not looks_like_product('<meta property="og:type" content="article">')
 
 
+def test_declared_types_are_read_once_a_page_and_from_the_whole_of_a_long_one() -> None:
+    from scrapy_webclean.extraction.pagekind import (
+        MAX_DECLARED_TYPES,
+        MAX_MARKUP_CHARS,
+        all_declared_types,
+        declared_types,
+        declares_discussion,
+        looks_like_product,
+    )
+
+    ld = (
+        '<script type="application/ld+json">{"@type": ["Product", "Thing"], "name": "Mug", '
+        '"offers": {"@type": "Offer", "price": "24.00"}}</script>'
+    )
+    micro = '<div itemscope itemtype="https://schema.org/QAPage"><p>Why?</p></div>'
+    og = '<meta property="og:type" content="website">'
+    html = f"<html><head>{og}{ld}</head><body>{micro}</body></html>"
+    types = declared_types(html)
+    assert types.json_ld == ("Product", "Offer") and types.microdata == ("QAPage",)
+    assert types.og == ("website",) and types.complete
+    assert declared_types(html) is types  # (read once for the page's stages)
+    assert declares_discussion(html) and looks_like_product(html)
+    # The page-type features read the first MAX_MARKUP_CHARS characters; whether a page
+    # sells a product is read from all of it.
+    filler = "<p>" + "x" * 100 + "</p>"
+    long = "<html><body>" + filler * (MAX_MARKUP_CHARS // len(filler) + 1) + ld + "</body></html>"
+    assert declared_types(long).json_ld == () and not declared_types(long).complete
+    assert all_declared_types(long).json_ld == ("Product", "Offer")
+    assert looks_like_product(long)
+    # ... and so from a page declaring more types than the features count.
+    items = '<script type="application/ld+json">{"@type": "ListItem"}</script>' * MAX_DECLARED_TYPES
+    many = f"<html><head>{items}{ld}</head><body></body></html>"
+    assert "Product" not in declared_types(many).json_ld
+    assert looks_like_product(many)
+
+
 def test_a_roundup_article_of_products_is_no_product_page() -> None:
     """ "The best dishwashers of 2025" declares itself an article and each product it
     picks, with an offer: its sections, named for the products' reviews, are the text."""

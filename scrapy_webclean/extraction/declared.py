@@ -22,6 +22,7 @@ from lxml import etree
 
 from scrapy_webclean.extraction.jsonld import json_ld_items, json_objects, types_of
 from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.extraction.pagekind import all_declared_types
 from scrapy_webclean.extraction.verdicts import in_h1
 from scrapy_webclean.html.pagemodel import PageModel
 
@@ -47,11 +48,16 @@ def declared_text(root: etree._Element, markup: str | None = None) -> str:
     """The descriptions of the page's product objects, JSON-LD and microdata, and the
     questions and answers of its JSON-LD FAQ (:func:`comparable`), or "" when it
     declares none. ``markup``, the page's source, spares the look at its scripts and
-    items when it names no product and no question."""
-    if markup is not None and "roduct" not in markup and "Question" not in markup:
-        return ""
+    items when it declares no product and no question (``pagekind.all_declared_types``)."""
+    json_ld = microdata = True
+    if markup is not None:
+        declared = all_declared_types(markup)
+        json_ld = any(_declares_text(name) for name in declared.json_ld)
+        microdata = any(name.lower() in PRODUCT_TYPES for name in declared.microdata)
+        if not json_ld and not microdata:
+            return ""
     parts: list[str] = []
-    if markup is None or "ld+json" in markup:
+    if json_ld:
         for obj in json_objects(json_ld_items(root, _JSON_LD_NEEDLES)):
             types = types_of(obj)
             if PRODUCT_TYPES.intersection(types):
@@ -60,9 +66,14 @@ def declared_text(root: etree._Element, markup: str | None = None) -> str:
                 parts.extend(_strings(obj.get("name")))
                 for answer in _objects(obj.get("acceptedAnswer")):
                     parts.extend(_strings(answer.get("text")))
-    if markup is None or "itemprop" in markup:
+    if microdata:
         parts.extend(_microdata_descriptions(root))
     return comparable(html.unescape(_TAG_RE.sub(" ", " ".join(parts))))
+
+
+def _declares_text(name: str) -> bool:
+    """Whether a JSON-LD object of this type is read for declared text."""
+    return name.lower() in PRODUCT_TYPES or name == "Question"
 
 
 def _strings(value: object) -> list[str]:

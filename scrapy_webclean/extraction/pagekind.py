@@ -1,13 +1,17 @@
-"""What kind of page the markup and the address say a page is: a forum thread (by the
-address conventions of forum software, or the discussion types its structured data
-declares) or a product's page in a shop (by the product and offer it declares for search
-engines). Substring searches of the page's source, with a look at the few characters
-around each hit: these run on every page, before any tree is walked for them.
+"""What kind of page the markup and the address say a page is: the types its structured
+data declares (:func:`declared_types`, read once a page and shared by the page-type
+features, the declared text and the tests below), a forum thread (by the address
+conventions of forum software, or the discussion types it declares) or a product's page
+in a shop (by the product and offer it declares for search engines). Substring searches
+of the page's source, with a look at the few characters around each hit: these run on
+every page, before any tree is walked for them.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from dataclasses import dataclass
 
 #: URL paths of forum and Q&A software (Discourse, phpBB, vBulletin, XenForo, Discuz!,
 #: NodeBB, Flarum, Invision, Reddit-style, bbPress's ``/forums/topic/<slug>``, Simple
@@ -27,44 +31,128 @@ def looks_like_forum(url: str | None) -> bool:
     return bool(url) and FORUM_URL_RE.search(url) is not None  # type: ignore[arg-type]
 
 
+#: The page-type features read the types declared in this many characters of a page's
+#: markup, at most :data:`MAX_DECLARED_TYPES` of them (:func:`declared_types`).
+MAX_MARKUP_CHARS = 400_000
+MAX_DECLARED_TYPES = 60
+#: Whether a page declares a product or a question is read from its whole markup, at most
+#: this many types (:func:`all_declared_types`).
+MAX_ALL_DECLARED_TYPES = 1000
+#: A declared type: JSON-LD ``"@type": "X"`` (maybe in a list, maybe a full URL),
+#: microdata ``itemtype=".../X"``, or ``og:type`` (the tag's ``content`` follows); matched
+#: where one of :data:`_DECLARED_ANCHORS` starts.
+_DECLARED_TYPE_RE = re.compile(
+    r""""@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?([A-Za-z]+)"|"""
+    r"""itemtype\s*=\s*["']?https?://schema\.org/([A-Za-z]+)|"""
+    r"""og:type["']\s+content\s*=\s*["']([A-Za-z]+)"""
+)
+_DECLARED_ANCHORS = ('"@type"', "itemtype", "og:type")
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredTypes:
+    """The types a page's markup declares, as written, in the order found: schema.org
+    types of its JSON-LD (``"@type"``) and of its microdata (``itemtype``), and its Open
+    Graph ``og:type`` values. ``complete`` when they were read from the whole markup and
+    none was left out for their number."""
+
+    json_ld: tuple[str, ...] = ()
+    microdata: tuple[str, ...] = ()
+    og: tuple[str, ...] = ()
+    complete: bool = True
+
+    @property
+    def schema(self) -> tuple[str, ...]:
+        """The schema.org types, JSON-LD's then microdata's."""
+        return self.json_ld + self.microdata
+
+
+_NONE_DECLARED = DeclaredTypes()
+
+
+class _LastPage(threading.local):
+    """The last markup :func:`declared_types` read in this thread, and its types: the
+    stages of one page ask for them one after the other, with the same string."""
+
+    markup: str | None = None
+    types: DeclaredTypes = _NONE_DECLARED
+
+
+_last_page = _LastPage()
+
+
+def declared_types(markup: str | None) -> DeclaredTypes:
+    """The types that the first :data:`MAX_MARKUP_CHARS` characters of ``markup`` (a
+    page's decoded source) declare, at most :data:`MAX_DECLARED_TYPES`: what the
+    page-type features count. Read once however many stages ask (the answer for the last
+    string asked is kept)."""
+    if not markup:
+        return _NONE_DECLARED
+    last = _last_page
+    if last.markup is markup:
+        return last.types
+    types = _read_types(markup, MAX_MARKUP_CHARS, MAX_DECLARED_TYPES)
+    last.markup, last.types = markup, types
+    return types
+
+
+def all_declared_types(markup: str | None) -> DeclaredTypes:
+    """The types the whole of ``markup`` declares (at most
+    :data:`MAX_ALL_DECLARED_TYPES`): :func:`declared_types`, unless a long page or a page
+    of many types has more to read."""
+    types = declared_types(markup)
+    if types.complete or not markup:
+        return types
+    return _read_types(markup, len(markup), MAX_ALL_DECLARED_TYPES)
+
+
+def _read_types(markup: str, chars: int, most: int) -> DeclaredTypes:
+    """The types declared in ``markup``'s first ``chars`` characters, at most ``most``:
+    a search for each of :data:`_DECLARED_ANCHORS`, and a look at each place found (far
+    cheaper than a pattern tried at every character of the page)."""
+    found: tuple[list[str], list[str], list[str]] = ([], [], [])
+    end = min(len(markup), chars)
+    seen = 0
+    for anchor in _DECLARED_ANCHORS:
+        position = markup.find(anchor, 0, end)
+        while position >= 0 and seen < most:
+            match = _DECLARED_TYPE_RE.match(markup, position)
+            position = markup.find(anchor, position + len(anchor), end)
+            if match is None:
+                continue
+            seen += 1
+            for values, value in zip(found, match.groups(), strict=True):
+                if value is not None:
+                    values.append(value)
+    complete = end == len(markup) and seen < most
+    json_ld, microdata, og = found
+    return DeclaredTypes(tuple(json_ld), tuple(microdata), tuple(og), complete)
+
+
 #: The schema.org types a thread's markup declares (forum software publishes them for
 #: search engines: XenForo, Discourse, vBulletin, phpBB extensions; Stack Exchange's
 #: ``QAPage``). Case-sensitive, as schema.org's names are.
-DISCUSSION_TYPES = ("DiscussionForumPosting", "QAPage")
-#: Only this many characters of a page's markup are searched for declared types (for
-#: these, and for the page-type features' in ``pagetype``).
-MAX_MARKUP_CHARS = 400_000
+DISCUSSION_TYPES = frozenset(("DiscussionForumPosting", "QAPage"))
 
 
 def declares_discussion(markup: str | None) -> bool:
-    """True when a page's markup names a discussion type of schema.org
+    """True when a page's markup declares a discussion type of schema.org
     (:data:`DISCUSSION_TYPES`), in JSON-LD or microdata: a thread whose address does not
     follow the forum conventions (``looks_like_forum``)."""
-    if not markup:
-        return False
-    end = min(len(markup), MAX_MARKUP_CHARS)
-    return any(markup.find(name, 0, end) >= 0 for name in DISCUSSION_TYPES)
+    return any(name in DISCUSSION_TYPES for name in declared_types(markup).schema)
 
 
 #: The ``content`` of an ``og:type`` meta tag that names a product.
 _OG_PRODUCT_RE = re.compile(r"""content\s*=\s*["']\s*product""", re.I)
-#: What comes before "Product" when it is a schema.org type: ``"@type": "`` (JSON-LD,
-#: maybe a list, maybe a full URL) or ``itemtype="https://schema.org/`` (microdata).
-_SCHEMA_TYPE_BEFORE_RE = re.compile(
-    r"""(?:"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?|schema\.org/)$"""
-)
-#: The schema.org product types, from "Product" to the end of the name.
-_PRODUCT_TYPE_RE = re.compile(r"Product(?:Group|Model)?(?![A-Za-z])")
+#: The schema.org types of a product for sale.
+_PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "ProductModel"))
 #: An offer in JSON-LD or microdata.
 _OFFER_MARKS = ('"offers"', '"Offer"', '"AggregateOffer"', 'itemprop="offers"', 'itemprop="price"')
-#: At most this many occurrences of "og:type" and of "Product" are looked at.
+#: At most this many occurrences of "og:type" are looked at.
 _MAX_MARKS = 200
-#: A JSON-LD article type: a page that declares one and :data:`ROUNDUP_MIN_PRODUCTS`
+#: The JSON-LD article types: a page that declares one and :data:`ROUNDUP_MIN_PRODUCTS`
 #: products is a roundup ("the best dishwashers of 2025"), not a product's page.
-_ARTICLE_TYPE_RE = re.compile(
-    r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?'
-    r'(?:Article|NewsArticle|BlogPosting|TechArticle)"'
-)
+_ARTICLE_TYPES = frozenset(("Article", "NewsArticle", "BlogPosting", "TechArticle"))
 ROUNDUP_MIN_PRODUCTS = 2
 
 
@@ -91,22 +179,8 @@ def looks_like_product(html: str) -> bool:
         if start >= 0 and _OG_PRODUCT_RE.search(html, start, end if end > 0 else len(html)):
             return True
         position = html.find("og:type", position + 7, head_end)
-    products = _declared_products(html, ROUNDUP_MIN_PRODUCTS)
+    types = all_declared_types(html)
+    products = sum(1 for name in types.schema if name in _PRODUCT_TYPES)
     if not products or not any(mark in html for mark in _OFFER_MARKS):
         return False
-    return products < ROUNDUP_MIN_PRODUCTS or _ARTICLE_TYPE_RE.search(html) is None
-
-
-def _declared_products(html: str, most: int) -> int:
-    """How many schema.org product types the markup declares (counted up to ``most``)."""
-    found = 0
-    position = html.find("Product")
-    for _ in range(_MAX_MARKS):
-        if position < 0 or found >= most:
-            break
-        if _PRODUCT_TYPE_RE.match(html, position) and _SCHEMA_TYPE_BEFORE_RE.search(
-            html, max(0, position - 40), position
-        ):
-            found += 1
-        position = html.find("Product", position + 7)
-    return found
+    return products < ROUNDUP_MIN_PRODUCTS or _ARTICLE_TYPES.isdisjoint(types.json_ld)

@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from scrapy_webclean.extraction.lines import Line
-from scrapy_webclean.extraction.pagekind import FORUM_URL_RE, MAX_MARKUP_CHARS
+from scrapy_webclean.extraction.pagekind import FORUM_URL_RE, declared_types
 from scrapy_webclean.extraction.trees import TreeEnsemble, numpy_module
 from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.text.wordlists import read_word_list
@@ -107,18 +107,6 @@ SCHEMA_GROUPS: dict[str, frozenset[str]] = {
     ),
     "collection": frozenset(("imagegallery", "mediagallery", "videogallery", "recipe")),
 }
-
-#: A declared type: JSON-LD ``"@type": "X"`` (maybe in a list, maybe a full URL),
-#: microdata ``itemtype=".../X"``, or ``og:type`` (the tag's ``content`` follows); matched
-#: where one of :data:`_DECLARED_ANCHORS` starts.
-_DECLARED_TYPE_RE = re.compile(
-    r""""@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?([A-Za-z]+)"|"""
-    r"""itemtype\s*=\s*["']?https?://schema\.org/([A-Za-z]+)|"""
-    r"""og:type["']\s+content\s*=\s*["']([A-Za-z]+)"""
-)
-_DECLARED_ANCHORS = ('"@type"', "itemtype", "og:type")
-#: At most this many declared types are read from one page.
-MAX_DECLARED_TYPES = 60
 
 #: A price: a currency sign or code next to a number. (A number is only tried from its
 #: first digit, so a long run of digits costs one pass, not one per digit.)
@@ -221,31 +209,17 @@ def _url_features(url: str | None) -> list[float]:
 
 def _declared_features(markup: str | None) -> list[float]:
     counts = dict.fromkeys(PAGE_TYPES, 0.0)
-    og_article = og_product = 0.0
-    if markup:
-        end = min(len(markup), MAX_MARKUP_CHARS)
-        seen = 0
-        for anchor in _DECLARED_ANCHORS:
-            # (a substring search finds the few places worth a look: far cheaper than a
-            # pattern tried at every character of the page)
-            position = markup.find(anchor, 0, end)
-            while position >= 0 and seen < MAX_DECLARED_TYPES:
-                match = _DECLARED_TYPE_RE.match(markup, position)
-                position = markup.find(anchor, position + len(anchor), end)
-                if match is None:
-                    continue
-                seen += 1
-                schema, micro, og = match.groups()
-                if og is not None:
-                    value = og.lower()
-                    og_article = og_article or float(value == "article")
-                    og_product = og_product or float(value == "product")
-                    continue
-                value = (schema or micro or "").lower()
-                for name, names in SCHEMA_GROUPS.items():
-                    if value in names:
-                        counts[name] += 1.0
-    return [*(min(5.0, counts[name]) for name in PAGE_TYPES), og_article, og_product]
+    types = declared_types(markup)
+    for value in (name.lower() for name in types.schema):
+        for name, names in SCHEMA_GROUPS.items():
+            if value in names:
+                counts[name] += 1.0
+    og = {value.lower() for value in types.og}
+    return [
+        *(min(5.0, counts[name]) for name in PAGE_TYPES),
+        float("article" in og),
+        float("product" in og),
+    ]
 
 
 def page_type_features(
