@@ -591,6 +591,31 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("social-share", "div") == STRONG_NEGATIVE
 
 
+def test_a_container_named_for_navigation_that_holds_prose_is_read_for_its_other_words() -> None:
+    from scrapy_webclean.extraction.hints import POSITIVE, STRONG_NEGATIVE, _classify_parts
+
+    # Navigation is links: "content-nav-section" holding paragraphs is a section of the
+    # text (an in-page menu points to it), and its "content" is read.
+    assert _classify_parts("content-nav-section", "div")[0] == STRONG_NEGATIVE
+    assert _classify_parts("content-nav-section", "div", prose=True)[0] == POSITIVE
+    # Another strong word in the same token or another token still counts.
+    assert _classify_parts("nav-sidebar", "div", prose=True)[0] == STRONG_NEGATIVE
+    assert _classify_parts("menu related-posts", "div", prose=True)[0] == STRONG_NEGATIVE
+    section = "".join(f"<h2>Part {i}</h2><p>{PROSE} Part {i} ends.</p>" for i in range(4))
+    teasers = "".join(f'<li><a href="/a{i}">Another story number {i}</a></li>' for i in range(6))
+    # (the page's other prose, in its footer, makes the section less than half of it: its
+    # name is read)
+    about = "".join(f"<p>{PROSE} About us {i}.</p>" for i in range(5))
+    html = page(
+        '<main><h1>How to budget</h1><div class="toc"><a href="#p1">Part 1</a></div>'
+        f'<div class="content-nav-section">{section}</div>'
+        f'<div class="menu-nav"><ul>{teasers}</ul></div></main><footer>{about}</footer>'
+    )
+    text = clean_html(html, "https://bank.example.com/learn/how-to-budget").text
+    assert "Part 3 ends." in text and "Another story number" not in text
+    assert "About us" not in text
+
+
 def test_picture_credits_and_bare_addresses_are_not_text() -> None:
     html = page(
         f"<article><h1>Headline here</h1><p>{PROSE}</p>"

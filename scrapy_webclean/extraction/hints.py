@@ -40,6 +40,13 @@ STRONG_NEGATIVE_RE = re.compile(
     r"pagination|pager|caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
     r"visually-?hidden|screen-?reader|a11y-hidden)",
 )
+#: The navigation words of :data:`STRONG_NEGATIVE_RE`. Navigation is links: a container
+#: named for it that holds prose, not links (:data:`NAVIGATION_PROSE_MIN_UNITS`,
+#: :data:`NAVIGATION_MAX_LINK_SHARE`), is read for its other words ("content-nav-section":
+#: a section of the text that an in-page menu points to).
+NAVIGATION_RE = re.compile(_START + r"(?:navbar|menu|nav-|navigation|breadcrumb|pagination|pager)")
+NAVIGATION_PROSE_MIN_UNITS = 100.0
+NAVIGATION_MAX_LINK_SHARE = 0.2
 #: Containers of a cookie or consent dialog: strong negative whatever share of the page's
 #: prose they hold (a consent platform's purposes can outweigh a listing's text).
 CONSENT_CONTAINER_RE = re.compile(_START + r"(?:cookie|consent|gdpr)")
@@ -207,7 +214,11 @@ def node_hints(
                     own = STRONG_NEGATIVE
             else:
                 if words:
-                    own, side, review = _classify_parts(words, tag, forum)
+                    prose_not_links = (
+                        prose[i] >= NAVIGATION_PROSE_MIN_UNITS
+                        and model.anchor_len[i] <= NAVIGATION_MAX_LINK_SHARE * text_len[i]
+                    )
+                    own, side, review = _classify_parts(words, tag, forum, prose_not_links)
                     side = side and text_len[i] <= side_limit
                     if side or review:
                         own = _resolve(own, side, review, product is not None and product())
@@ -262,9 +273,12 @@ def _resolve(hint: int, side: bool, review: bool, product: bool) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _classify_parts(words: str, tag: str, forum: bool = False) -> tuple[int, bool, bool]:
+def _classify_parts(
+    words: str, tag: str, forum: bool = False, prose: bool = False
+) -> tuple[int, bool, bool]:
     """The hint of a container's words whatever the page, and whether they name a side
-    column and reviews (which depend on whether the page is a product's)."""
+    column and reviews (which depend on whether the page is a product's). Navigation
+    words (:data:`NAVIGATION_RE`) are not read for a container of ``prose``."""
     found = 0
     for token in words.lower().split():
         flags = _TOKEN_FLAGS.get(token)
@@ -273,7 +287,7 @@ def _classify_parts(words: str, tag: str, forum: bool = False) -> tuple[int, boo
         found |= flags
     side = bool(found & _SIDE)
     review = bool(found & _REVIEW)
-    if found & _STRONG or (not forum and found & _COMMENT):
+    if found & _STRONG or (found & _NAVIGATION and not prose) or (not forum and found & _COMMENT):
         # "post-comments" is a comment section, "article-related" is related links.
         return STRONG_NEGATIVE, side, review
     positive = bool(found & _POSITIVE)
@@ -290,7 +304,7 @@ def _classify_parts(words: str, tag: str, forum: bool = False) -> tuple[int, boo
 # words are judged token by token). Pages made with utility CSS (``flex px-4 mt-2``) give
 # nearly every container its own combination of tokens, but few distinct tokens: each is
 # read once, then looked up.
-_SIDE, _REVIEW, _STRONG, _COMMENT, _POSITIVE, _WEAK = 1, 2, 4, 8, 16, 32
+_SIDE, _REVIEW, _STRONG, _COMMENT, _POSITIVE, _WEAK, _NAVIGATION = 1, 2, 4, 8, 16, 32, 64
 _TOKEN_FLAGS: dict[str, int] = {}
 _MAX_TOKENS = 50_000
 
@@ -304,6 +318,13 @@ def _token_flags(token: str) -> int:
         for pattern, bit in _TOKEN_PATTERNS:
             if pattern.search(token):
                 flags |= bit
+        # (strong by its navigation words alone, or by another word too?)
+        if (
+            flags & _STRONG
+            and NAVIGATION_RE.search(token)
+            and not STRONG_NEGATIVE_RE.search(NAVIGATION_RE.sub(" ", token))
+        ):
+            flags ^= _STRONG | _NAVIGATION
     if len(_TOKEN_FLAGS) >= _MAX_TOKENS:
         _TOKEN_FLAGS.clear()
     _TOKEN_FLAGS[token] = flags
