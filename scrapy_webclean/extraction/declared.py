@@ -22,12 +22,13 @@ from lxml import etree
 
 from scrapy_webclean.extraction.jsonld import json_ld_items, json_objects, types_of
 from scrapy_webclean.extraction.lines import Line
-from scrapy_webclean.extraction.pagekind import all_declared_types
+from scrapy_webclean.extraction.pagekind import PRODUCT_TYPE_NAMES, all_declared_types
 from scrapy_webclean.extraction.verdicts import in_h1
 from scrapy_webclean.html.pagemodel import PageModel
 
-#: The schema.org types of a product (``pagetype.SCHEMA_GROUPS`` less the offers).
-PRODUCT_TYPES = frozenset(("product", "productgroup", "productmodel", "individualproduct"))
+#: The schema.org types of a product (``pagetype.SCHEMA_GROUPS`` less the offers),
+#: lower-cased: ``pagekind.PRODUCT_TYPE_NAMES`` and ``IndividualProduct``.
+PRODUCT_TYPES = frozenset((*(name.lower() for name in PRODUCT_TYPE_NAMES), "individualproduct"))
 #: A line is matched against the declared text from this many text units on
 #: (about five words): shorter ones ("Free shipping") could be anywhere.
 DECLARED_LINE_MIN_UNITS = 10.0

@@ -29,24 +29,25 @@ COMMENT_RE = re.compile(_START + r"(?:comment|disqus|respond|replies|reply)")
 #: product review article, a help page) they may be the text itself, so only product
 #: pages read them.
 REVIEW_RE = re.compile(_START + r"(?:(?:reviews?|ratings?|faqs?)(?![a-z])|customerreviews?|ugc)")
+#: The navigation words of :data:`STRONG_NEGATIVE_RE`. Navigation is links: a container
+#: named for it that holds prose, not links (:data:`NAVIGATION_PROSE_MIN_UNITS`,
+#: :data:`NAVIGATION_MAX_LINK_SHARE`), is read for its other words ("content-nav-section":
+#: a section of the text that an in-page menu points to).
+_NAVIGATION_WORDS = r"navbar|menu|nav-|navigation|breadcrumb|pagination|pager"
+NAVIGATION_RE = re.compile(_START + f"(?:{_NAVIGATION_WORDS})")
+NAVIGATION_PROSE_MIN_UNITS = 100.0
+NAVIGATION_MAX_LINK_SHARE = 0.2
 #: Containers that are never main content, whatever they hold. (A caption, but not a
 #: type scale's size: "caption-s" styles small text, as "body-m" styles body text.)
 STRONG_NEGATIVE_RE = re.compile(
     _START
     + r"(?:related|ticker|breaking-?news|recommend|more-stories|read-more|also-read|share|sharing|social|"
-    r"sidebar|side-bar|footer|breadcrumb|newsletter|subscri|cookie|consent|outbrain|"
-    r"taboola|promo|sponsor|advert|adsense|dfp|navbar|menu|nav-|navigation|masthead|popup|"
+    r"sidebar|side-bar|footer|newsletter|subscri|cookie|consent|outbrain|"
+    r"taboola|promo|sponsor|advert|adsense|dfp|masthead|popup|"
     r"modal|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
-    r"pagination|pager|caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
-    r"visually-?hidden|screen-?reader|a11y-hidden)",
+    r"caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
+    r"visually-?hidden|screen-?reader|a11y-hidden|" + _NAVIGATION_WORDS + ")",
 )
-#: The navigation words of :data:`STRONG_NEGATIVE_RE`. Navigation is links: a container
-#: named for it that holds prose, not links (:data:`NAVIGATION_PROSE_MIN_UNITS`,
-#: :data:`NAVIGATION_MAX_LINK_SHARE`), is read for its other words ("content-nav-section":
-#: a section of the text that an in-page menu points to).
-NAVIGATION_RE = re.compile(_START + r"(?:navbar|menu|nav-|navigation|breadcrumb|pagination|pager)")
-NAVIGATION_PROSE_MIN_UNITS = 100.0
-NAVIGATION_MAX_LINK_SHARE = 0.2
 #: Containers of a cookie or consent dialog: strong negative whatever share of the page's
 #: prose they hold (a consent platform's purposes can outweigh a listing's text).
 CONSENT_CONTAINER_RE = re.compile(_START + r"(?:cookie|consent|gdpr)")

@@ -144,8 +144,8 @@ def declares_discussion(markup: str | None) -> bool:
 
 #: The ``content`` of an ``og:type`` meta tag that names a product.
 _OG_PRODUCT_RE = re.compile(r"""content\s*=\s*["']\s*product""", re.I)
-#: The schema.org types of a product for sale.
-_PRODUCT_TYPES = frozenset(("Product", "ProductGroup", "ProductModel"))
+#: The schema.org types of a product for sale, as schema.org spells them.
+PRODUCT_TYPE_NAMES = frozenset(("Product", "ProductGroup", "ProductModel"))
 #: An offer in JSON-LD or microdata.
 _OFFER_MARKS = ('"offers"', '"Offer"', '"AggregateOffer"', 'itemprop="offers"', 'itemprop="price"')
 #: At most this many occurrences of "og:type" are looked at.
@@ -180,7 +180,7 @@ def looks_like_product(html: str) -> bool:
             return True
         position = html.find("og:type", position + 7, head_end)
     types = all_declared_types(html)
-    products = sum(1 for name in types.schema if name in _PRODUCT_TYPES)
+    products = sum(1 for name in types.schema if name in PRODUCT_TYPE_NAMES)
     if not products or not any(mark in html for mark in _OFFER_MARKS):
         return False
     return products < ROUNDUP_MIN_PRODUCTS or _ARTICLE_TYPES.isdisjoint(types.json_ld)
