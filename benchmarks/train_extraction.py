@@ -5,7 +5,7 @@ Usage::
 
     .venv/bin/python benchmarks/train_extraction.py ../shared/datasets/extract \\
         [--sets scrapinghub,wcxb-dev,dragnet-gold,zh-news-silver] \\
-        [--models benchmarks/models] [--ship] [--cache /tmp/lines.pkl]
+        [--models benchmarks/models] [--ship] [--cache /tmp/lines.pkl] [--importance [FILE]]
 
 1. Every page is cleaned by the hand rules alone (one stateful ``Cleaner`` per set, pages in
    crawl order, so the template model's flags are what a crawl would see) while a recorder
@@ -33,7 +33,9 @@ Usage::
    ``benchmarks/extraction.py --models <models>`` runs the same models inside the cleaner.
 4. ``--ship`` trains once more on every fold and writes the package's model
    (``scrapy_webclean/extraction/data/line_model.json``), then prints its most important
-   features (permutation importance on the training lines).
+   features (permutation importance on the training lines). ``--importance [FILE]``
+   prints the same for a model file already written (the package's by default), its
+   general and its article trees, and trains nothing.
 5. ``--article-model`` trains, the same way (fold by fold, then on every fold with
    ``--ship``), the *article model* (``ARTICLE_PARAMS``): trees that decide on every
    page type, trained on every dev set, dragnet-gold too. It is added to the models
@@ -649,6 +651,44 @@ def importance(
     return sorted(out, key=lambda item: -item[1])[:top]
 
 
+class _AtHalf:
+    """A shipped tree model as :func:`importance` asks for one: ``predict`` says content
+    where the trees' probability is at least one half."""
+
+    def __init__(self, trees: LineModel) -> None:
+        self.trees = trees
+
+    def predict(self, rows: np.ndarray) -> np.ndarray:
+        return np.asarray(self.trees.probabilities(rows)) >= 0.5
+
+
+def shipped_importance(pages: list[PageLines], params: Params, path: Path) -> None:
+    """Print what the model in ``path`` learned, without training anything: the
+    permutation importance of its general trees on the lines of the pages they decide,
+    and of its article trees on the lines of the other pages (type columns from its own
+    page-type trees; held in, as the importance printed by ``--ship``)."""
+    shipped = LineModel.load(path)
+    rows = []
+    for page in pages:
+        x = with_types(page, np.asarray(shipped.page_type_probabilities(page.page_x)))
+        if len(x):
+            x[:, _SEEN] = 0.0  # (a veto, not a feature: the trees never saw it)
+        rows.append((page, x))
+    general = [(p, x) for p, x in rows if params.trains_on(p, x)]
+    models = [("general trees", shipped, general)]
+    if shipped.article_model is not None:
+        article = [
+            (p, x) for p, x in rows if ARTICLE_PARAMS.trains_on(p, x) and not decides(x, params)
+        ]
+        models.append(("article trees", shipped.article_model, article))
+    for name, trees, chosen in models:
+        lines = sum(len(x) for _, x in chosen)
+        print(f"\n{path.name}, {name}: {len(chosen)} pages, {lines} lines; most important")
+        print("features (permutation, weighted line accuracy at p >= 0.5):\n")
+        for feature, drop in importance(_AtHalf(trees), chosen):
+            print(f"- {feature}: {drop:+.4f}")
+
+
 #: The article model's parameters: it decides on every page type and is trained on
 #: every dev set (the general model's own pages stay with the general model, which
 #: decides first).
@@ -710,6 +750,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="train the article model (ARTICLE_PARAMS) and add it to the models in --models "
         "(and to the package's model with --ship); the general models are not retrained",
     )
+    parser.add_argument(
+        "--importance",
+        type=Path,
+        nargs="?",
+        const=DEFAULT_MODEL_PATH,
+        default=None,
+        help="print what a model file (default: the package's) learned, training nothing",
+    )
     parser.add_argument("--no-cv", action="store_true")
     parser.add_argument(
         "--search-thresholds",
@@ -758,6 +806,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = sum(len(p.texts) for p in pages)
     positive = sum(int(p.y.sum()) for p in pages)
     print(f"{len(pages)} pages, {lines} lines, {positive} labelled content", file=sys.stderr)
+    if args.importance is not None:
+        shipped_importance(pages, params, args.importance)
+        return 0
     if args.article_model:
         add_article_models(pages, args.models, args.ship)
         return 0
