@@ -401,6 +401,47 @@ def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
     assert "Reply 3." not in article.text
 
 
+def test_comments_under_a_question_or_an_answer_are_asides_not_posts() -> None:
+    """On a Q&A thread (Stack Exchange's markup) the question and the answers are the
+    content and the comments inside them are dropped; on a thread whose posts are named
+    "comment", outside any question or answer, the posts stay."""
+
+    def comments(post: str) -> str:
+        return (
+            '<div class="comments js-comments-container"><ul class="comments-list">'
+            + "".join(
+                f'<li class="comment"><span class="comment-copy">Thanks, that helped with '
+                f"the {post} a lot, I will try it tomorrow at work. Aside {post}{i}.</span>"
+                f'<a class="comment-user">user{i}</a></li>'
+                for i in range(3)
+            )
+            + "</ul></div>"
+        )
+
+    answers = "".join(
+        f'<div class="answer js-answer"><div class="s-prose js-post-body"><p>{PROSE} '
+        f"Answer {i}.</p></div>{comments(f'answer{i}')}</div>"
+        for i in range(3)
+    )
+    question = (
+        '<div class="question js-question"><h1>How do I focus the file pane?</h1>'
+        f'<div class="s-prose js-post-body"><p>{PROSE} Question.</p></div>'
+        f"{comments('question')}</div>"
+    )
+    url = "https://example.com/questions/442960/how-do-i-focus-the-file-pane"
+    result = clean_html(page(f'<div id="mainbar">{question}{answers}</div>'), url)
+    assert result.page_type == "forum"
+    assert "Question." in result.text and "Answer 2." in result.text
+    assert "Aside" not in result.text
+    # A thread whose posts are its "comments" keeps them.
+    posts = "".join(
+        f'<div class="comment"><div class="comment-body"><p>{PROSE} Post {i}.</p></div></div>'
+        for i in range(4)
+    )
+    thread = clean_html(page(f'<div class="comments">{posts}</div>'), url)
+    assert "Post 0." in thread.text and "Post 3." in thread.text
+
+
 def test_a_page_that_is_only_a_discussion_is_read_as_a_thread() -> None:
     """An address that does not say "thread", and nothing but replies on the page: the
     replies are the content (read as a forum), not an empty page."""

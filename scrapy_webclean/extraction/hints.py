@@ -24,6 +24,9 @@ _START = r"(?<![a-z0-9])"
 
 #: Reader comments: noise on an article, the content itself on a forum thread.
 COMMENT_RE = re.compile(_START + r"(?:comment|disqus|respond|replies|reply)")
+#: A question or an answer of a Q&A thread (Stack Exchange's ``question`` and ``answer``
+#: containers): the comments inside one are asides to it, not the thread's posts.
+QA_POST_RE = re.compile(_START + r"(?:answer|question)")
 #: Customer reviews, ratings and questions: on a product page they are what comments are
 #: on an article (the product's description is the content); elsewhere (a review site, a
 #: product review article, a help page) they may be the text itself, so only product
@@ -174,7 +177,8 @@ def node_hints(
     """Per node: the hint of its nearest hinted ancestor-or-self (one of the constants).
 
     ``prose[i]`` is the prose (in text units) of node ``i``'s subtree; on a ``forum``
-    thread, comment and reply containers are not negative (the posts are the content); on
+    thread, comment and reply containers are not negative (the posts are the content),
+    but in a question or an answer of a Q&A thread (:data:`QA_POST_RE`) they are; on
     a product page, review and rating containers are (``REVIEW_RE``) and side columns
     are not. A side column holding more than ``SIDE_COLUMN_MAX_TEXT_SHARE`` of the page's
     text is no sidebar on any page. A container holding more than ``MAX_HINTED_SHARE`` of
@@ -191,6 +195,8 @@ def node_hints(
     wrapper_limit = WRAPPER_TEXT_SHARE * page_text
     side_limit = SIDE_COLUMN_MAX_TEXT_SHARE * page_text
     hints = [NEUTRAL] * n
+    # (on a thread: whether a node is in a question or an answer, where comments are asides)
+    in_qa_post = [False] * n
     tags, parents, elements, text_len = model.tags, model.parents, model.elements, model.text_len
     hinted, negative_tags, attributes = _HINTED_TAGS, _NEGATIVE_TAGS, _HINT_ATTRIBUTES
     for i in range(1, n):
@@ -207,11 +213,15 @@ def node_hints(
         own = NEUTRAL
         if tag in hinted:
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
+            # Comments are posts on a thread, but not inside a question or an answer.
+            posts = forum and not in_qa_post[parents[i]]
+            if posts and words and QA_POST_RE.search(words.lower()):
+                in_qa_post[i] = True
             if prose[i] > limit or text_len[i] > wrapper_limit:
                 # A wrapper's layout words say nothing of the text in it, but a consent
                 # dialog is never the page's text, however much of its prose it holds,
-                # nor (but on a forum) the readers' comments under a short post.
-                if words and (_names_consent(words) or (not forum and _names_comments(words))):
+                # nor (but for a thread's posts) the readers' comments under a short post.
+                if words and (_names_consent(words) or (not posts and _names_comments(words))):
                     own = STRONG_NEGATIVE
             else:
                 if words:
@@ -219,7 +229,7 @@ def node_hints(
                         prose[i] >= NAVIGATION_PROSE_MIN_UNITS
                         and model.anchor_len[i] <= NAVIGATION_MAX_LINK_SHARE * text_len[i]
                     )
-                    own, side, review = _classify_parts(words, tag, forum, prose_not_links)
+                    own, side, review = _classify_parts(words, tag, posts, prose_not_links)
                     side = side and text_len[i] <= side_limit
                     if side or review:
                         own = _resolve(own, side, review, product is not None and product())
@@ -232,6 +242,8 @@ def node_hints(
             own = STRONG_NEGATIVE
         # Otherwise the nearest hinted container decides.
         hints[i] = inherited if own == NEUTRAL else own
+        if forum and in_qa_post[parents[i]]:
+            in_qa_post[i] = True
     return hints
 
 
