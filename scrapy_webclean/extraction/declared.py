@@ -124,7 +124,7 @@ def keep_product_name(
     sells: Callable[[], bool] | None = None,
 ) -> None:
     """On a product page, keep the product's name: the first line in an ``<h1>`` whose
-    text is the page's ``title`` (``cleaning.pick_title``), unless a kept line holds it
+    text is the page's ``title`` (``title.pick_title``), unless a kept line holds it
     already. The name heads the buy box, which the region choice often passes over for
     the description's prose below it (or another column). ``sells()`` says whether the
     page offers a product (``pagekind.looks_like_product``); it is asked last, only when

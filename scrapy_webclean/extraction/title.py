@@ -1,0 +1,173 @@
+"""The page's headline (:func:`pick_title`) and the names a page gives its site: its
+``og:site_name`` and the like, its host's labels, the alt text of its logo. A ``<title>``
+part or an ``<h1>`` that names the site is not the headline, and a page whose every kept
+line opens with the site's name shows a header's slogan, not content
+(:func:`drop_site_slogans`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from scrapy_webclean.extraction.extract import Extraction
+from scrapy_webclean.html.pagemodel import PageModel, UrlResolver, collapse_ws
+from scrapy_webclean.segmentation.classify import text_units
+from scrapy_webclean.urls import host_of, is_site_root
+
+# (A match starts only where a whitespace run starts, so a long run is scanned once.)
+_TITLE_SEPARATORS_RE = re.compile(r"(?<!\s)\s+[-|–—·:]\s+|(?<!\s)\s*[_｜|—–]\s*")
+
+
+#: Text a title is not read from: ruby annotations, scripts and styles.
+_TITLE_TEXT_XPATH = etree.XPath(
+    ".//text()[not(ancestor::rt or ancestor::rp or ancestor::script or ancestor::style)]"
+)
+
+
+def _element_text(element: etree._Element) -> str:
+    return collapse_ws("".join(_TITLE_TEXT_XPATH(element))).strip()
+
+
+#: ``<meta>`` tags that name the site (not the page).
+_SITE_NAME_META = (
+    "meta[@property='og:site_name']",
+    "meta[@name='application-name']",
+    "meta[@name='apple-mobile-web-app-title']",
+)
+#: Class or id words of a site's logo or name (``class="logo"``, ``id="site-title"``).
+_LOGO_RE = re.compile(r"(?<![a-z0-9])(?:logo|site-?(?:title|name))", re.I)
+_NAME_KEY_RE = re.compile(r"\W+|_")
+#: Host labels that are not a site's name.
+_HOST_WORDS = frozenset(("www", "com", "org", "net", "co", "edu", "gov", "ac", "m", "en", "blog"))
+
+
+def _name_key(text: str) -> str:
+    """``text`` reduced for comparing names: lower case, letters and digits only."""
+    return _NAME_KEY_RE.sub("", text.casefold())
+
+
+def _site_names(model: PageModel) -> set[str]:
+    """The keys (:func:`_name_key`) of the names the page gives its site: ``og:site_name``
+    and the like, and its host's labels and their tails (``en.wikipedia.org``:
+    ``wikipedia``, ``wikipediaorg``)."""
+    names: set[str] = set()
+    root = model.elements[0] if model.elements else None
+    if root is not None:
+        head = root.find("head")
+        scope = head if head is not None else root
+        for path in _SITE_NAME_META:
+            for meta in scope.iterfind(path):
+                key = _name_key(meta.get("content") or "")
+                if key:
+                    names.add(key)
+    labels = host_of(model.base_url).split(".") if model.base_url else []
+    for start, label in enumerate(labels):
+        if len(label) > 2 and label not in _HOST_WORDS:
+            names.add(_name_key(label))
+            if start < len(labels) - 1:
+                names.add(_name_key("".join(labels[start:])))
+    return names
+
+
+def _logo_names(model: PageModel) -> set[str]:
+    """The keys of the alt texts of the images that link to the site's front page (its
+    logo: ``<a href="/"><img alt="Site name"></a>``)."""
+    names: set[str] = set()
+    for image in model.images:
+        link = image.link_url
+        if link and is_site_root(link):
+            key = _name_key(image.alt)
+            if key:
+                names.add(key)
+    return names
+
+
+def drop_site_slogans(model: PageModel, extraction: Extraction) -> None:
+    """A page read as a few short lines (type "other") whose every kept line opens with
+    the site's name ("Example News · Tomorrow's news today", a header's slogan) has no
+    main content: its lines are dropped. (A sitemap or an empty section of a site whose
+    template the crawl has not learned yet showed the slogan as its text.)"""
+    names = {name for name in _site_names(model) | _logo_names(model) if len(name) >= 2}
+    if not names:
+        return
+    kept = [line for line, keep in zip(extraction.lines, extraction.kept, strict=False) if keep]
+    if all(any(_name_key(line.text).startswith(name) for name in names) for line in kept):
+        extraction.kept = [False] * len(extraction.lines)
+
+
+def _is_site_name(text: str, site_names: set[str]) -> bool:
+    key = _name_key(text)
+    return bool(key) and key in site_names
+
+
+def _is_logo_heading(model: PageModel, node: int) -> bool:
+    """True for an ``<h1>`` that is the site's logo: it sits in (or holds) a link to the
+    site's front page, or it or its parent is named as a logo or the site's name."""
+    element = model.elements[node]
+    resolve = UrlResolver(model.base_url)
+    anchors = list(element.iter("a"))
+    parent = element.getparent()
+    for ancestor in element.iterancestors("a"):
+        anchors.append(ancestor)
+        break
+    for anchor in anchors:
+        href = (anchor.get("href") or "").strip()
+        if href in ("/", "./") or (href and is_site_root(resolve(href))):
+            return True
+    for candidate in (element, parent):
+        if candidate is None:
+            continue
+        words = (candidate.get("class") or "") + " " + (candidate.get("id") or "")
+        if _LOGO_RE.search(words):
+            return True
+    return False
+
+
+def pick_title(model: PageModel) -> str:
+    """The page's headline.
+
+    The ``<title>`` (or ``og:title``) is split on its separators; the parts that name the
+    site (``og:site_name``, a label of the host) are set aside and the longest other part
+    is the reference. An ``<h1>`` that matches it is preferred (it has the exact wording);
+    an ``<h1>`` that is the site's name or logo (it names the site, or links to the front
+    page) is not taken. With no usable title, the first other ``<h1>``. On a site's front
+    page the site's name is the page's title: nothing is set aside.
+    """
+    title_tag = model.meta_title or model.title
+    front_page = is_site_root(model.base_url)
+    site_names = set() if front_page else _site_names(model)
+    headings: list[str] = []
+    site_headings: list[str] = []
+    for i, tag in enumerate(model.tags):
+        if tag != "h1" or not model.visible[i]:
+            continue
+        heading = _element_text(model.elements[i])
+        if not heading:
+            continue
+        if not front_page and (_is_site_name(heading, site_names) or _is_logo_heading(model, i)):
+            site_headings.append(heading)
+        else:
+            headings.append(heading)
+    parts = [p.strip() for p in _TITLE_SEPARATORS_RE.split(title_tag) if p.strip()]
+    own_parts = [p for p in parts if not _is_site_name(p, site_names)]
+    # (a part that a logo <h1> repeats names the site too, when the title has another)
+    logo_keys = {_name_key(h) for h in site_headings}
+    if len(own_parts) > 1:
+        own_parts = [p for p in own_parts if _name_key(p) not in logo_keys] or own_parts
+    if not own_parts:
+        # The title names the site only (a front page): it is the title.
+        own_parts = parts
+        headings = headings or site_headings
+    main_part = max(own_parts, key=text_units) if own_parts else ""
+    if main_part:
+        for heading in headings:
+            if heading == main_part or (
+                len(heading) >= 0.5 * len(main_part)
+                and (heading in main_part or main_part in heading)
+            ):
+                return heading
+    if len(main_part) >= 5 or not headings:
+        return main_part or (site_headings[0] if site_headings else "")
+    return headings[0]
