@@ -387,13 +387,17 @@ def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:
 def test_forum_thread_keeps_its_replies_and_who_wrote_them() -> None:
     posts = "".join(
         f'<div class="reply"><div class="author">user{i} · 2026-03-0{i + 1}</div>'
-        f"<p>{PROSE} Reply {i}.</p></div>"
+        f"<p>{PROSE} Reply {i}.</p>"
+        f'<div class="signature">My rig: a 2009 camera body and two old prime lenses, {i}.'
+        "</div></div>"
         for i in range(4)
     )
     html = page(f'<div class="thread"><h1>Which lens?</h1>{posts}</div>')
     forum = clean_html(html, "https://example.com/t/which-lens/123")
     assert forum.page_type == "forum"
     assert "Reply 3." in forum.text and "user0 · 2026-03-01" in forum.text
+    # (each poster's signature is not the thread's text)
+    assert "My rig" not in forum.text
     # Below an article, replies are comments: dropped.
     story = f'<article class="story"><h1>Which lens?</h1><p>{PROSE} Body.</p></article>'
     article = clean_html(page(story + posts), "https://example.com/news/which-lens.html")
@@ -630,6 +634,11 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     # An embedded post quoted by the article is part of it; a share bar is not.
     assert _classify("social-media-embed", "div") == NEUTRAL
     assert _classify("social-share", "div") == STRONG_NEGATIVE
+    # A forum post's signature (the poster's card on a Q&A site) and a popover are not
+    # the text.
+    assert _classify("post-signature owner", "div") == STRONG_NEGATIVE
+    assert _classify("signaturecontainer", "div") == STRONG_NEGATIVE
+    assert _classify("a-popover-content", "div") == STRONG_NEGATIVE
 
 
 def test_a_container_named_for_navigation_that_holds_prose_is_read_for_its_other_words() -> None:
