@@ -45,7 +45,7 @@ NAVIGATION_MAX_LINK_SHARE = 0.2
 STRONG_NEGATIVE_RE = re.compile(
     _START
     + r"(?:related|ticker|breaking-?news|recommend|more-stories|read-more|also-read|share|sharing|social|"
-    r"sidebar|side-bar|footer|newsletter|subscri|cookie|consent|outbrain|signature|"
+    r"sidebar|side-bar|footer|newsletter|subscri|cookie|consent|outbrain|signature|footnotes|"
     r"taboola|promo|sponsor|advert|adsense|dfp|masthead|popup|"
     r"modal|popover|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
     r"caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
