@@ -640,6 +640,7 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("signaturecontainer", "div") == STRONG_NEGATIVE
     assert _classify("a-popover-content", "div") == STRONG_NEGATIVE
     assert _classify("footnotes", "section") == STRONG_NEGATIVE
+    assert _classify("dialog", "div") == STRONG_NEGATIVE  # (role="dialog": an overlay)
 
 
 def test_a_container_named_for_navigation_that_holds_prose_is_read_for_its_other_words() -> None:

@@ -47,7 +47,7 @@ STRONG_NEGATIVE_RE = re.compile(
     + r"(?:related|ticker|breaking-?news|recommend|more-stories|read-more|also-read|share|sharing|social|"
     r"sidebar|side-bar|footer|newsletter|subscri|cookie|consent|outbrain|signature|footnotes|"
     r"taboola|promo|sponsor|advert|adsense|dfp|masthead|popup|"
-    r"modal|popover|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
+    r"modal|dialog|popover|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
     r"caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
     r"visually-?hidden|screen-?reader|a11y-hidden|" + _NAVIGATION_WORDS + ")",
 )
