@@ -643,6 +643,20 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("dialog", "div") == STRONG_NEGATIVE  # (role="dialog": an overlay)
 
 
+def test_a_notice_by_its_aria_role_is_not_text_but_a_callout_named_alert_is() -> None:
+    notice = "Your item was added to the cart and will be kept for thirty minutes from now."
+    callout = "Note that the setting is read once, when the crawl starts, and never again."
+    body = "".join(f"<p>{PROSE} Step {i}.</p>" for i in range(5))
+    html = page(
+        f'<article class="post"><h1>Settings</h1>{body}'
+        f'<div class="alert alert-info"><p>{callout}</p></div>'
+        f'<div role="status" class="toast"><p>{notice}</p></div></article>'
+    )
+    text = clean_html(html, "https://example.com/docs/settings", options=RULES_ONLY).text
+    assert "Step 4." in text and callout in text
+    assert notice not in text
+
+
 def test_a_container_named_for_navigation_that_holds_prose_is_read_for_its_other_words() -> None:
     from scrapy_webclean.extraction.hints import POSITIVE, STRONG_NEGATIVE, _classify_parts
 

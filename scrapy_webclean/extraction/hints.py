@@ -164,6 +164,10 @@ _HINTED_TAGS = frozenset(
 )
 
 
+#: ARIA roles of what a page shows beside its text: notices to the reader (``alert``,
+#: ``status``, ``alertdialog``: "Added to cart", "Something went wrong") and ``tooltip``.
+#: (Read from ``role`` alone: a class named "alert" is often a callout of the text.)
+NOTICE_ROLES = frozenset(("alert", "status", "alertdialog", "tooltip"))
 #: Attributes whose words hint at a container's role.
 _HINT_ATTRIBUTES = frozenset(("class", "id", "role", "itemprop"))
 
@@ -178,7 +182,8 @@ def node_hints(
 
     ``prose[i]`` is the prose (in text units) of node ``i``'s subtree; on a ``forum``
     thread, comment and reply containers are not negative (the posts are the content),
-    but in a question or an answer of a Q&A thread (:data:`QA_POST_RE`) they are; on
+    but in a question or an answer of a Q&A thread (:data:`QA_POST_RE`) they are; a
+    notice or a tooltip by its ARIA role (:data:`NOTICE_ROLES`) is strong negative; on
     a product page, review and rating containers are (``REVIEW_RE``) and side columns
     are not. A side column holding more than ``SIDE_COLUMN_MAX_TEXT_SHARE`` of the page's
     text is no sidebar on any page. A container holding more than ``MAX_HINTED_SHARE`` of
@@ -234,6 +239,8 @@ def node_hints(
                     if side or review:
                         own = _resolve(own, side, review, product is not None and product())
                 if own == NEUTRAL and tag == "form" and _fill_in(model, i):
+                    own = STRONG_NEGATIVE
+                if own != STRONG_NEGATIVE and words and elements[i].get("role") in NOTICE_ROLES:
                     own = STRONG_NEGATIVE
         # The tags themselves are reliable: only a page that wraps nearly all its prose in
         # one of them is spared, and a weak word in their names (the "nav" of
