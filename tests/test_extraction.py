@@ -643,7 +643,8 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("dialog", "div") == STRONG_NEGATIVE  # (role="dialog": an overlay)
 
 
-def test_a_notice_by_its_aria_role_is_not_text_but_a_callout_named_alert_is() -> None:
+def test_a_notice_by_its_aria_role_or_a_byline_by_its_microdata_is_not_text() -> None:
+    """(But a callout whose class is named "alert" is.)"""
     notice = "Your item was added to the cart and will be kept for thirty minutes from now."
     callout = "Note that the setting is read once, when the crawl starts, and never again."
     body = "".join(f"<p>{PROSE} Step {i}.</p>" for i in range(5))
@@ -655,6 +656,14 @@ def test_a_notice_by_its_aria_role_is_not_text_but_a_callout_named_alert_is() ->
     text = clean_html(html, "https://example.com/docs/settings", options=RULES_ONLY).text
     assert "Step 4." in text and callout in text
     assert notice not in text
+    # The byline that microdata names as the author is not the text either.
+    byline = '<div itemprop="author" class="by">Written by Jane Doe, senior editor at Example</div>'
+    text = clean_html(
+        page(f'<article class="post"><h1>Settings</h1>{byline}{body}</article>'),
+        "https://example.com/docs/settings",
+        options=RULES_ONLY,
+    ).text
+    assert "Step 4." in text and "Jane Doe" not in text
 
 
 def test_a_container_named_for_navigation_that_holds_prose_is_read_for_its_other_words() -> None:

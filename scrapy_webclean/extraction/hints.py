@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from lxml import etree
+
 from scrapy_webclean.html.pagemodel import PageModel
 
 # Every word must start a class token or a part of one ("menu", "main-menu", "menu_item",
@@ -168,6 +170,17 @@ _HINTED_TAGS = frozenset(
 #: ``status``, ``alertdialog``: "Added to cart", "Something went wrong") and ``tooltip``.
 #: (Read from ``role`` alone: a class named "alert" is often a callout of the text.)
 NOTICE_ROLES = frozenset(("alert", "status", "alertdialog", "tooltip"))
+#: schema.org properties (microdata ``itemprop``) of what is said about the text: its
+#: ``author`` (the byline, reported apart from the text).
+ABOUT_TEXT_ITEMPROPS = frozenset(("author",))
+
+
+def _beside_the_text(element: etree._Element) -> bool:
+    """True for an element that its ARIA role or its microdata property names as
+    something shown beside the text (:data:`NOTICE_ROLES`, :data:`ABOUT_TEXT_ITEMPROPS`)."""
+    return element.get("role") in NOTICE_ROLES or element.get("itemprop") in ABOUT_TEXT_ITEMPROPS
+
+
 #: Attributes whose words hint at a container's role.
 _HINT_ATTRIBUTES = frozenset(("class", "id", "role", "itemprop"))
 
@@ -183,7 +196,8 @@ def node_hints(
     ``prose[i]`` is the prose (in text units) of node ``i``'s subtree; on a ``forum``
     thread, comment and reply containers are not negative (the posts are the content),
     but in a question or an answer of a Q&A thread (:data:`QA_POST_RE`) they are; a
-    notice or a tooltip by its ARIA role (:data:`NOTICE_ROLES`) is strong negative; on
+    notice or a tooltip by its ARIA role (:data:`NOTICE_ROLES`) and a byline by its
+    microdata property (:data:`ABOUT_TEXT_ITEMPROPS`) are strong negative; on
     a product page, review and rating containers are (``REVIEW_RE``) and side columns
     are not. A side column holding more than ``SIDE_COLUMN_MAX_TEXT_SHARE`` of the page's
     text is no sidebar on any page. A container holding more than ``MAX_HINTED_SHARE`` of
@@ -240,7 +254,7 @@ def node_hints(
                         own = _resolve(own, side, review, product is not None and product())
                 if own == NEUTRAL and tag == "form" and _fill_in(model, i):
                     own = STRONG_NEGATIVE
-                if own != STRONG_NEGATIVE and words and elements[i].get("role") in NOTICE_ROLES:
+                if own != STRONG_NEGATIVE and words and _beside_the_text(elements[i]):
                     own = STRONG_NEGATIVE
         # The tags themselves are reliable: only a page that wraps nearly all its prose in
         # one of them is spared, and a weak word in their names (the "nav" of
