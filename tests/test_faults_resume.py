@@ -6,8 +6,9 @@ against the site's truth (every page it serves, and which articles copy which). 
 keeps no record of what it fetched when it is killed, so the resumed crawl fetches every
 page again: the dedup claims are committed before an item is passed on, an item is marked
 exported once the feed has it, and the template model remembers which pages it learned, so
-no article is exported twice across the two runs, none is lost, and no page is learned
-twice.
+no article is exported twice across the two runs (but the last one the feed flushed, if
+the kill fell before its mark was committed: the window ``integration/dedup.py``
+documents), none is lost, and no page is learned twice.
 """
 
 from __future__ import annotations
@@ -107,16 +108,21 @@ def test_sigkill_then_resume_exports_each_article_once_and_learns_each_page_once
     stats, log = part2["stats"], part2["log"]
     assert stats["finish_reason"] == "finished"
     # The resumed crawl fetched every page again (Scrapy had saved nothing): what the
-    # killed one exported it dropped, all of it and only that, and said so.
+    # killed one exported it dropped, all of it and only that, and said so. The one
+    # exception is the documented window (integration/dedup.py): the test kills the crawl
+    # as soon as the feed holds 30 lines, so the kill can land between the flush of the
+    # last line and the commit of its mark; that item alone may be exported again.
     assert stats["webclean/items/in"] == len(pages)
     again = re.findall(r"webclean: (\S+) was exported before", log)
-    assert sorted(again) == sorted(part1)
-    assert stats["webclean/dedup/seen_before"] == len(part1)
+    in_flight = set(part1[-1:])
+    assert set(again) <= set(part1) and len(again) == len(set(again))
+    assert set(part1) - set(again) <= in_flight
+    assert stats["webclean/dedup/seen_before"] == len(again)
     # Every other page is exported now or dropped as a copy: none exported twice, none lost.
     part2_urls = [item["url"] for item in part2["items"]]
     copies = re.findall(r"webclean: (\S+) is an? (?:exact|near) duplicate of", log)
     counts = Counter(part1 + part2_urls)
-    assert not [url for url, n in counts.items() if n > 1]
+    assert not [url for url, n in counts.items() if n > 1 and url not in in_flight]
     assert not set(copies) & set(counts)
     assert set(counts) | set(copies) == pages
     dropped = sum(v for k, v in stats.items() if k.startswith("webclean/items/dropped/"))
