@@ -230,12 +230,13 @@ def node_hints(
             continue
         tag = tags[i]
         own = NEUTRAL
+        in_post = forum and in_qa_post[parents[i]]
         if tag in hinted:
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
             # Comments are posts on a thread, but not inside a question or an answer.
-            posts = forum and not in_qa_post[parents[i]]
+            posts = forum and not in_post
             if posts and words and QA_POST_RE.search(words.lower()):
-                in_qa_post[i] = True
+                in_post = True
             if prose[i] > limit or text_len[i] > wrapper_limit:
                 # A wrapper's layout words say nothing of the text in it, but a consent
                 # dialog is never the page's text, however much of its prose it holds,
@@ -263,8 +264,7 @@ def node_hints(
             own = STRONG_NEGATIVE
         # Otherwise the nearest hinted container decides.
         hints[i] = inherited if own == NEUTRAL else own
-        if forum and in_qa_post[parents[i]]:
-            in_qa_post[i] = True
+        in_qa_post[i] = in_post
     return hints
 
 
