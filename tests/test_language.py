@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from scrapy_webclean.cleaning import clean_html
-from scrapy_webclean.text.language import declared_language, guess_language
+from scrapy_webclean.text import language
+from scrapy_webclean.text.language import declared_language, guess_language, reads_as_english
 from tests.multilingual import ENCODABLE, TEXTS, language_of
 
 # Danish and Norwegian (Bokmål) write this sentence alike: only the page can say which.
@@ -119,6 +120,35 @@ def test_und_for_two_languages_half_and_half() -> None:
     assert guess_language(mixed) == "und"
     # ... unless the page says which of the two it is.
     assert guess_language(mixed, declared="zh") == "zh"
+
+
+def test_english_is_told_by_its_function_words_without_the_identifier(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Declared English, or nothing declared: English prose never reaches the identifier
+    # (whose tables are out of the caches after a page's cleaning).
+    def no_identifier() -> None:
+        raise AssertionError("the identifier was asked")
+
+    monkeypatch.setattr(language, "_loaded_identifier", no_identifier)
+    assert guess_language(TEXTS["en"]) == "en"
+    assert guess_language(TEXTS["en"], declared="en-GB") == "en"
+
+
+@pytest.mark.parametrize("key", sorted(key for key in TEXTS if language_of(key) != "en"))
+def test_no_other_language_reads_as_english(key: str) -> None:
+    assert not reads_as_english(TEXTS[key])
+    # Declared English, the text still decides.
+    assert guess_language(TEXTS[key], declared="en") == language_of(key)
+
+
+def test_a_few_english_words_in_another_language_do_not_make_it_english() -> None:
+    text = (
+        "Der neue Film ist ein Remake von The Lord of the Rings und kommt im Herbst in die "
+        "Kinos, sagte der Regisseur am Montag in Berlin vor Journalisten."
+    )
+    assert not reads_as_english(text)
+    assert guess_language(text, declared="en") == "de"
 
 
 def test_chinese_with_a_few_latin_words_stays_chinese() -> None:
