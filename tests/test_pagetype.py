@@ -14,6 +14,7 @@ from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.pagetype import (
     PAGE_FEATURE_NAMES,
     PAGE_TYPES,
+    PRICE_RE,
     PageTypeModel,
     page_type_features,
 )
@@ -160,3 +161,17 @@ def test_tracking_parameters_do_not_change_the_page_type_features() -> None:
     assert features(PRODUCT, url + "?utm_source=news&srsltid=AfmBOo") == plain
     assert features(PRODUCT, url + "?gclid=1&fbclid=2") == plain
     assert features(PRODUCT, url + "?page=2") != plain
+
+
+@pytest.mark.parametrize(
+    ("text", "prices"),
+    [
+        ("$5 and € 12,50", ["$5", "€ 12,50"]),
+        ("USD 1,200 or Rs. 100 or CAD5", ["USD 1,200", "Rs. 100", "CAD5"]),
+        ("10 руб, 3.5kr, 20 zł, 7€", ["10 руб", "3.5kr", "20 zł", "7€"]),
+        # A code inside a word, a bare code, a number's tail: no price.
+        ("xUSD 5; ARs 5; USD; .5€", []),
+    ],
+)
+def test_a_price_is_a_currency_sign_or_code_next_to_a_number(text: str, prices: list[str]) -> None:
+    assert [match.group() for match in PRICE_RE.finditer(text)] == prices
