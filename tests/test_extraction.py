@@ -981,6 +981,25 @@ def test_noise_words_in_sentences_and_code_are_text() -> None:
     assert "Share" not in text.split("\n") and "Copyright" not in text
 
 
+def test_a_browser_notice_is_not_text_but_a_sentence_about_browsers_is() -> None:
+    notices = [
+        "Your browser does not support the video tag.",
+        "Please enable JavaScript to watch this video.",
+        "JavaScript is disabled. For a better experience, please enable JavaScript in your "
+        "browser before proceeding.",
+        "Media requires JavaScript and Adobe Flash to play.",
+    ]
+    about = "Open the JavaScript console in your browser's developer tools and paste the code."
+    body = (
+        f"<article><p>{PROSE}</p><video><p>{notices[0]}</p></video><p>{notices[1]}</p>"
+        f"<p>{about}</p><p>{PROSE}</p><p>{notices[2]}</p><p>{notices[3]}</p></article>"
+    )
+    text = clean_html(page(body)).text
+    assert about in text and PROSE in text
+    for notice in notices:
+        assert notice not in text, notice
+
+
 def test_product_page_buy_box_rendered_twice_and_its_faq_are_left_out() -> None:
     description = (
         "A standing desk frame of steel with two quiet motors that lift a top of up to one "

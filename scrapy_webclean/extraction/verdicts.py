@@ -23,6 +23,7 @@ from scrapy_webclean.extraction.vocabulary import (
     CONSENT_RE,
     HARD_NOISE,
     UI_LINE_MAX_UNITS,
+    is_browser_notice,
     is_picture_credit,
     is_related_heading,
     is_rights_notice,
@@ -114,7 +115,8 @@ def region_verdicts(
 def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -> list[bool]:
     """Per line: a short line (under ``short_noise_units``) with a noise word, a picture
     credit, a bare address or (under ``UI_LINE_MAX_UNITS``) a control's label; or a
-    consent notice or a rights notice ("All rights reserved") of any length."""
+    consent notice or a rights notice ("All rights reserved") of any length; or a browser
+    notice ("Please enable JavaScript": ``vocabulary.is_browser_notice``)."""
     limit = opts.short_noise_units
     flags = []
     # Menus and footers repeat their lines within a page (a quarter of the short lines
@@ -134,8 +136,8 @@ def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -
         )
         if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
             flag = CONSENT_RE.search(text) is not None
-        if not flag and is_rights_notice(text):  # a legal notice
-            flag = True
+        if not flag and (is_rights_notice(text) or is_browser_notice(text)):
+            flag = True  # a legal notice, or a fallback for a browser without scripts
         judged[text] = flag = bool(flag)
         flags.append(flag)
     return flags
@@ -164,7 +166,12 @@ def spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool])
             line.prose and len(text.split()) >= SPARED_PROSE_WORDS and not HARD_NOISE.search(text)
         ):
             continue
-        if CONSENT_RE.search(text) or is_picture_credit(text) or is_rights_notice(text):
+        if (
+            CONSENT_RE.search(text)
+            or is_picture_credit(text)
+            or is_rights_notice(text)
+            or is_browser_notice(text)
+        ):
             continue
         spared[i] = False
     return spared

@@ -221,6 +221,35 @@ def is_rights_notice(text: str) -> bool:
     return _RIGHTS_RESERVED.search(text.lower()) is not None
 
 
+#: A notice about what the reader's browser lacks or must turn on ("Please enable
+#: JavaScript", "Your browser does not support the video tag", "Media requires JavaScript
+#: and Adobe Flash to play", "best viewed in an up-to-date web browser"): a fallback the
+#: page shows in place of a player or an app, never its text.
+BROWSER_NOTICE_RE = re.compile(
+    r"\b(?:enable|turn on|activate) (?:javascript|js)\b|"
+    r"\bjavascript (?:is |must be |needs to be )?(?:disabled|required|turned off|not enabled)\b|"
+    r"\brequires? (?:javascript|(?:adobe )?flash)\b|"
+    r"\bbrowser (?:does not|doesn['’]t|cannot|can['’]t|is unable to) (?:seem to )?"
+    r"(?:support|play|display)\b|"
+    r"\bbest viewed (?:in|with|using)\b.{0,60}\bbrowser\b",
+    re.I,
+)
+#: A browser notice is a sentence or two: a longer line that says so is about browsers.
+BROWSER_NOTICE_MAX_WORDS = 40
+
+
+def is_browser_notice(text: str) -> bool:
+    """True for a line that is a browser notice (:data:`BROWSER_NOTICE_RE`, at most
+    :data:`BROWSER_NOTICE_MAX_WORDS` words)."""
+    # (Every notice names JavaScript, a browser or Flash, as written: three substring
+    # tests spare the pattern on nearly every line. This runs on every line of a page.)
+    return (
+        ("cript" in text or "rowser" in text or "Flash" in text)
+        and BROWSER_NOTICE_RE.search(text) is not None
+        and len(text.split()) <= BROWSER_NOTICE_MAX_WORDS
+    )
+
+
 #: Noise words that mark a line as boilerplate even in a sentence
 #: (``text/data/hard_noise_words.txt``, read as ``classify.HARD_NOISE_WORDS``).
 HARD_NOISE = NoiseWords(HARD_NOISE_WORDS)
