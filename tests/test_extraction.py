@@ -766,10 +766,15 @@ def test_control_labels_are_not_text() -> None:
         "Add to Wishlist",
         "Loading...",
         "Show more",
+        "Table of Contents",
+        "5 min read",
+        "12 minutes read",
     ):
         assert is_ui_line(label), label
     for line in (
         "Comments from readers shaped the final plan.",
+        "The table of contents lists every chapter.",
+        "Read 5 minutes a day.",
         "Topics of the day were grim.",
         "Video 1",
         "Image 1: the river at dawn",

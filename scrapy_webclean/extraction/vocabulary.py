@@ -111,8 +111,8 @@ SHARE_LABEL_RE = re.compile(SHARE_LABEL_PATTERN, re.I)
 
 
 #: Whole lines that are the labels of a page's controls, not text: comment counters and
-#: buttons, "Back to gallery", "Topics", slideshow notices, share buttons,
-#: related-section headings.
+#: buttons, "Back to gallery", "Topics", slideshow notices, a table of contents' title, a
+#: reading time, share buttons, related-section headings.
 UI_LINE_RE = re.compile(
     # (No two optional whitespace runs side by side, and a number starts only where a
     # digit run starts: the time to match grows with the line, not with its square.)
@@ -127,6 +127,8 @@ UI_LINE_RE = re.compile(
     # shop and page buttons
     r"add to (?:cart|bag|basket|wish ?list|list|favou?rites)|quick (?:view|shop|add)|"
     r"loading|close|show (?:more|less)|see (?:less|all)|"
+    # a table of contents' title, a reading time ("5 min read", "12 minutes read")
+    r"table of contents|(?<!\d)\d+\s*(?:min(?:ute)?s?\.?)\s+read|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
     r"комментарии|добавить (?:отзыв|комментарий)|评论|查看评论|发表评论|"
     r"kommentare|commentaires|comentarios|comentários|"
@@ -146,7 +148,7 @@ _UI_LINE_EDGES = " .:…»›>|-–—"
 _UI_WORDS = (
     *("comment", "gallery", "slideshow", "photo", "topics", "news", "now", "stories"),
     *("media", "image", "picture", "slide", "video"),
-    *("add to", "quick", "loading", "close", "show", "see"),
+    *("add to", "quick", "loading", "close", "show", "see", "table of contents", "read"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
     # (every share label holds a verb)
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
