@@ -1005,6 +1005,15 @@ def test_a_browser_notice_is_not_text_but_a_sentence_about_browsers_is() -> None
         assert notice not in text, notice
 
 
+def test_a_line_that_shows_nothing_is_not_output() -> None:
+    # A paragraph of a lone zero-width joiner (an emoji picker's or an editor's leftover)
+    # takes no room on screen: neither the text nor the Markdown holds it.
+    body = f"<article><p>{PROSE}</p><p>\u200d</p><p>\u200b\u00ad</p><p>{PROSE} Again.</p></article>"
+    result = clean_html(page(body))
+    assert result.text.split("\n") == [PROSE, f"{PROSE} Again."]
+    assert "\u200d" not in result.markdown and "\u200b" not in result.markdown
+
+
 def test_product_page_buy_box_rendered_twice_and_its_faq_are_left_out() -> None:
     description = (
         "A standing desk frame of steel with two quiet motors that lift a top of up to one "

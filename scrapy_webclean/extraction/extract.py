@@ -69,7 +69,7 @@ from scrapy_webclean.extraction.hints import (
 )
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
-from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.extraction.lines import Line, shows_text
 from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.pagekind import declares_discussion, looks_like_forum
 from scrapy_webclean.extraction.pagetype import page_type_features
@@ -122,8 +122,11 @@ class Extraction:
 
     @property
     def text(self) -> str:
+        """The kept lines, one a line (less those that show nothing: ``shows_text``)."""
         return "\n".join(
-            line.text for line, keep in zip(self.lines, self.kept, strict=False) if keep
+            line.text
+            for line, keep in zip(self.lines, self.kept, strict=False)
+            if keep and shows_text(line.text)
         )
 
 

@@ -40,6 +40,17 @@ class Line:
         return self.anchor_chars / self.chars if self.chars else 0.0
 
 
+#: Characters that take no room on screen: zero-width space, non-joiner and joiner, word
+#: joiner, byte order mark, soft hyphen. A line of nothing else shows nothing.
+INVISIBLE_CHARS = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+
+
+def shows_text(text: str) -> bool:
+    """True when ``text`` has a character that shows: not a space, not one of
+    :data:`INVISIBLE_CHARS` (a line of a lone zero-width joiner is no text)."""
+    return any(not c.isspace() and c not in INVISIBLE_CHARS for c in text)
+
+
 #: What may follow a sentence's end: closing quotes and brackets, spaces.
 _CLOSERS = "”’\"')）」』] "
 
