@@ -586,6 +586,11 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 #: A page with Chinese text, cleaned once before ``ours`` is timed (see below).
 _CHINESE_WARM_UP = "<html><body><p>用一段简短的中文预热清洗器，加载分词词典。</p></body></html>"
+#: A text in neither English nor Chinese, whose language is guessed once before ``ours``
+#: is timed (see below).
+_OTHER_LANGUAGE_WARM_UP = (
+    "Der schnelle braune Fuchs springt über den faulen Hund und läuft danach weiter."
+)
 
 
 def warmed_extractor(
@@ -607,8 +612,12 @@ def warmed_extractor(
         # jieba reads its dictionary on a process's first Chinese text (a second or so,
         # once): an English page with a language menu must not pay it as its own time
         from scrapy_webclean import clean_html
+        from scrapy_webclean.text.language import guess_language
 
         clean_html(_CHINESE_WARM_UP)
+        # ... nor the language identifier's model (0.4 s, read on the first text that is
+        # neither plainly English nor Chinese)
+        guess_language(_OTHER_LANGUAGE_WARM_UP)
     return build_extractor(name, dataset.language, setup)
 
 
