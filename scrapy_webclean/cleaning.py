@@ -19,7 +19,7 @@ from scrapy_webclean.blocklabels import labelled_blocks
 from scrapy_webclean.extraction.dates import first_date, metadata_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
-from scrapy_webclean.extraction.lines import build_lines, shows_text
+from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.pagekind import looks_like_product
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.extraction.title import drop_site_slogans, pick_title
@@ -204,11 +204,7 @@ def _clean_page(
         markdown_builder=partial(
             to_markdown,
             model,
-            [
-                line
-                for line, keep in zip(extraction.lines, extraction.kept, strict=False)
-                if keep and shows_text(line.text)
-            ],
+            extraction.text_lines,
             title,
         ),
         page_type=extraction.page_type,

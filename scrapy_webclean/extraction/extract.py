@@ -121,13 +121,18 @@ class Extraction:
     page_type: str = "article"
 
     @property
-    def text(self) -> str:
-        """The kept lines, one a line (less those that show nothing: ``shows_text``)."""
-        return "\n".join(
-            line.text
+    def text_lines(self) -> list[Line]:
+        """The kept lines that show something (``shows_text``): the text, one a line."""
+        return [
+            line
             for line, keep in zip(self.lines, self.kept, strict=False)
             if keep and shows_text(line.text)
-        )
+        ]
+
+    @property
+    def text(self) -> str:
+        """The :attr:`text_lines`, one a line."""
+        return "\n".join(line.text for line in self.text_lines)
 
 
 def line_score(line: Line, hint: int, noisy: bool, opts: ExtractOptions) -> float:
