@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from datasets import crawl_order, load_set  # noqa: E402
-from extraction import peer_html  # noqa: E402
+from extractors import peer_html  # noqa: E402
 from lxml import etree  # noqa: E402
 
 from scrapy_webclean.html.loader import load_html  # noqa: E402
