@@ -2,10 +2,11 @@
 
 Components read settings through :func:`get_setting`, which reads the value with Scrapy's
 typed getters (``getbool``, ``getint``, ``getfloat``, ``getlist``, ``getdict``) and checks it
-against the setting's rule; a bad value raises :class:`SettingError`, naming the setting, the
-value and what is allowed, so the crawl stops at start-up instead of running with a component
-switched off. :func:`check_settings` checks them all at once (the add-on calls it before the
-crawl starts) and :func:`unknown_settings` finds misspelt ``WEBCLEAN_*`` names. The
+against the setting's rule (``setting_rules``: how each kind of value is read); a bad value
+raises :class:`SettingError`, naming the setting, the value and what is allowed, so the
+crawl stops at start-up instead of running with a component switched off.
+:func:`check_settings` checks them all at once (the add-on calls it before the crawl
+starts) and :func:`unknown_settings` finds misspelt ``WEBCLEAN_*`` names. The
 documentation's settings reference (``docs/settings.md``) is generated from :data:`SETTINGS`
 when the docs are built (``docs/_ext/settings_reference.py``); ``python -m
 scrapy_webclean.integration.settings`` prints a short table of them.
@@ -13,11 +14,8 @@ scrapy_webclean.integration.settings`` prints a short table of them.
 
 from __future__ import annotations
 
-import codecs
 import difflib
-import json
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +24,25 @@ from scrapy.settings import BaseSettings
 from scrapy_webclean.ads.model import AdModelOptions
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, Limits
 from scrapy_webclean.html.pagemodel import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
+from scrapy_webclean.integration.setting_rules import (
+    OUTPUT_GROUPS,
+    Rule,
+    boolean,
+    choice,
+    codec_problem,
+    integer,
+    label_weights,
+    line_model_choice,
+    number,
+    output_fields,
+    output_group_problem,
+    rank_weights,
+    regex_problem,
+    text,
+    text_list,
+    word_weights,
+)
+from scrapy_webclean.integration.setting_rules import SettingError as SettingError  # (re-exported)
 from scrapy_webclean.segmentation.quark import QuarkOptions
 
 #: Order of CleanPipeline in ITEM_PIPELINES when installed by the add-on.
@@ -62,287 +79,8 @@ DEFAULT_OUTPUT_FIELDS: dict[str, str | None] = {
 }
 
 
-class SettingError(ValueError):
-    """A ``WEBCLEAN_*`` setting holds a value that is not allowed (stops the crawl)."""
-
-    def __init__(self, name: str, value: Any, allowed: str, detail: str = "") -> None:
-        self.name = name
-        self.value = value
-        self.allowed = allowed
-        why = f" ({detail})" if detail else ""
-        super().__init__(f"{name} = {value!r} is not allowed{why}: {allowed}")
-
-
-#: Reads one setting from Scrapy settings and returns the checked value; raises
-#: :class:`SettingError`.
-Reader = Callable[[BaseSettings, str], Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """How a setting is read (one of Scrapy's typed getters plus a check) and, in words,
-    what it allows."""
-
-    read: Reader
-    allowed: str
-
-
-def _typed(getter: Callable[[BaseSettings, str], Any], allowed: str) -> Reader:
-    def read(settings: BaseSettings, name: str) -> Any:
-        try:
-            return getter(settings, name)
-        except (ValueError, TypeError) as exc:
-            raise SettingError(name, settings.get(name), allowed, str(exc)) from None
-
-    return read
-
-
-def boolean() -> Rule:
-    allowed = "True or False (also 1/0, 'true'/'false')"
-    return Rule(_typed(lambda s, n: s.getbool(n), allowed), allowed)
-
-
-def integer(minimum: int | None = None, maximum: int | None = None) -> Rule:
-    return _ranged("an integer", _strict_int, minimum, maximum)
-
-
-def number(minimum: float | None = None, maximum: float | None = None) -> Rule:
-    return _ranged("a number", _strict_float, minimum, maximum)
-
-
-def _ranged(
-    kind: str, parse: Callable[[Any], Any], minimum: float | None, maximum: float | None
-) -> Rule:
-    """A rule for a value ``parse`` reads strictly, within ``minimum`` .. ``maximum``."""
-    allowed = _range(kind, minimum, maximum)
-    typed = _typed(lambda s, n: parse(s.get(n)), allowed)
-
-    def read(settings: BaseSettings, name: str) -> Any:
-        value = typed(settings, name)
-        _check_range(name, value, minimum, maximum, allowed)
-        return value
-
-    return Rule(read, allowed)
-
-
-def choice(*values: str) -> Rule:
-    allowed = "one of " + ", ".join(repr(v) for v in values)
-
-    def read(settings: BaseSettings, name: str) -> str:
-        raw = settings.get(name)
-        value = raw.strip().lower() if isinstance(raw, str) else raw
-        if value not in values:
-            raise SettingError(name, raw, allowed)
-        return str(value)
-
-    return Rule(read, allowed)
-
-
-def line_model_choice() -> Rule:
-    """``WEBCLEAN_LINE_MODEL``: 'default', 'none' or a model file, which is read and
-    checked at start-up (a wrong path or an old file stops the crawl); the value comes
-    back as given ('default' and 'none' lower-cased), ``linemodel.line_model_named``
-    turns it into the model."""
-    allowed = "'default', 'none' or the path of a line model file (JSON)"
-
-    def read(settings: BaseSettings, name: str) -> str:
-        from scrapy_webclean.extraction.linemodel import line_model_named
-
-        raw = settings.get(name)
-        if not isinstance(raw, str) or not raw.strip():
-            raise SettingError(name, raw, allowed)
-        value = raw.strip()
-        if value.lower() in ("default", "none"):
-            value = value.lower()
-        try:
-            line_model_named(value)
-        except (OSError, ValueError, KeyError) as exc:
-            raise SettingError(name, raw, allowed, str(exc)) from None
-        return value
-
-    return Rule(read, allowed)
-
-
-def text(optional: bool = False) -> Rule:
-    allowed = "a non-empty string" + (" or None" if optional else "")
-
-    def read(settings: BaseSettings, name: str) -> str | None:
-        value = settings.get(name)
-        if optional and value in (None, ""):
-            return None
-        if not isinstance(value, str) or not value.strip():
-            raise SettingError(name, value, allowed)
-        return value
-
-    return Rule(read, allowed)
-
-
-def text_list(check: Callable[[str], str | None] | None = None, what: str = "strings") -> Rule:
-    allowed = f"a list of {what} (or one comma-separated string)"
-
-    def read(settings: BaseSettings, name: str) -> list[str]:
-        raw = settings.get(name)
-        try:
-            if isinstance(raw, str) and raw.lstrip().startswith("["):
-                values = json.loads(raw)  # a JSON list given on the command line
-                if not isinstance(values, list):
-                    raise ValueError("not a JSON list")
-            else:
-                values = settings.getlist(name)
-        except (ValueError, TypeError) as exc:
-            raise SettingError(name, raw, allowed, str(exc)) from None
-        values = [v.strip() if isinstance(v, str) else v for v in values]
-        for value in values:
-            if not isinstance(value, str) or not value:
-                raise SettingError(name, raw, allowed, f"{value!r} is not a non-empty string")
-            problem = check(value) if check is not None else None
-            if problem:
-                raise SettingError(name, raw, allowed, problem)
-        return values
-
-    return Rule(read, allowed)
-
-
-#: The groups of the ``links`` and ``page_images`` fields: the labels of the blocks.
-OUTPUT_GROUPS = ("content", "related", "noise")
-
-
-def _group_problem(value: str) -> str | None:
-    return None if value in OUTPUT_GROUPS else f"{value!r} is not one of {OUTPUT_GROUPS}"
-
-
-def _regex_problem(value: str) -> str | None:
-    try:
-        re.compile(value)
-    except re.error as exc:
-        return f"{value!r} is not a regular expression: {exc}"
-    return None
-
-
-def _codec_problem(value: str) -> str | None:
-    try:
-        codecs.lookup(value)
-    except LookupError:
-        return f"{value!r} is not an encoding Python knows"
-    return None
-
-
-def output_fields() -> Rule:
-    allowed = (
-        "a dict mapping results (" + ", ".join(DEFAULT_OUTPUT_FIELDS) + ") to field names or None"
-    )
-
-    def read(settings: BaseSettings, name: str) -> dict[str, str | None]:
-        given = _dict(settings, name, allowed)
-        for key, field in given.items():
-            if key not in DEFAULT_OUTPUT_FIELDS:
-                near = difflib.get_close_matches(str(key), DEFAULT_OUTPUT_FIELDS, n=1)
-                hint = f"; did you mean {near[0]!r}?" if near else ""
-                raise SettingError(name, given, allowed, f"unknown result {key!r}{hint}")
-            if field is not None and (not isinstance(field, str) or not field.strip()):
-                raise SettingError(name, given, allowed, f"{key!r} maps to {field!r}")
-        return {**DEFAULT_OUTPUT_FIELDS, **given}
-
-    return Rule(read, allowed)
-
-
-def word_weights() -> Rule:
-    allowed = "a dict of words to weights, e.g. {'promo': 1.0}"
-
-    def read(settings: BaseSettings, name: str) -> dict[str, float]:
-        given = _dict(settings, name, allowed)
-        weights: dict[str, float] = {}
-        for word, weight in given.items():
-            try:
-                weights[str(word).lower()] = _strict_float(weight)
-            except (TypeError, ValueError):
-                raise SettingError(name, given, allowed, f"{word!r}: {weight!r}") from None
-        return weights
-
-    return Rule(read, allowed)
-
-
 #: Weights of the block labels for crawl priority, as QuarkRank's (content 1.5, the rest 0.5).
 DEFAULT_PRIORITY_WEIGHTS: dict[str, float] = {"content": 1.5, "related": 0.5, "noise": 0.5}
-
-
-def label_weights() -> Rule:
-    allowed = "a dict of block labels ('content', 'related', 'noise') to numbers"
-
-    def read(settings: BaseSettings, name: str) -> dict[str, float]:
-        given = _dict(settings, name, allowed)
-        weights = dict(DEFAULT_PRIORITY_WEIGHTS)
-        for label, weight in given.items():
-            problem = _group_problem(str(label))
-            if problem:
-                raise SettingError(name, given, allowed, problem)
-            try:
-                weights[str(label)] = _strict_float(weight)
-            except (TypeError, ValueError):
-                raise SettingError(name, given, allowed, f"{label!r}: {weight!r}") from None
-        return weights
-
-    return Rule(read, allowed)
-
-
-def rank_weights() -> Rule:
-    """:func:`label_weights`, each weight at least 0 (0 drops the label's links)."""
-    labels = label_weights()
-    allowed = "a dict of block labels ('content', 'related', 'noise') to numbers >= 0"
-
-    def read(settings: BaseSettings, name: str) -> dict[str, float]:
-        weights: dict[str, float] = labels.read(settings, name)
-        negative = [label for label, weight in weights.items() if not weight >= 0]
-        if negative:
-            raise SettingError(name, weights, allowed, f"{negative[0]!r} is below 0")
-        return weights
-
-    return Rule(read, allowed)
-
-
-def _dict(settings: BaseSettings, name: str, allowed: str) -> dict[Any, Any]:
-    raw = settings.get(name)
-    if raw is None:
-        return {}
-    try:
-        value = settings.getdict(name)
-    except (ValueError, TypeError) as exc:
-        raise SettingError(name, raw, allowed, str(exc)) from None
-    return dict(value)
-
-
-def _strict_int(value: Any) -> int:
-    """``int`` of a setting value; refuses floats with a fraction and booleans."""
-    if isinstance(value, bool):
-        raise ValueError("a boolean is not an integer")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise ValueError(f"{value} has a fraction")
-        return int(value)
-    return int(value)
-
-
-def _strict_float(value: Any) -> float:
-    if isinstance(value, bool):
-        raise ValueError("a boolean is not a number")
-    return float(value)
-
-
-def _range(kind: str, minimum: float | None, maximum: float | None) -> str:
-    if minimum is not None and maximum is not None:
-        return f"{kind} from {minimum} to {maximum}"
-    if minimum is not None:
-        return f"{kind} of at least {minimum}"
-    if maximum is not None:
-        return f"{kind} of at most {maximum}"
-    return kind
-
-
-def _check_range(
-    name: str, value: float, minimum: float | None, maximum: float | None, allowed: str
-) -> None:
-    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise SettingError(name, value, allowed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,13 +137,13 @@ SETTINGS: tuple[Setting, ...] = (
         "Which groups of the links and page_images fields are written: the blocks' "
         "labels 'content', 'related', 'noise' (the noise groups are most of an item's "
         "bytes: ['content', 'related'] leaves them out).",
-        text_list(_group_problem, "'content', 'related' or 'noise'"),
+        text_list(output_group_problem, "'content', 'related' or 'noise'"),
     ),
     Setting(
         "WEBCLEAN_OUTPUT_FIELDS",
         dict(DEFAULT_OUTPUT_FIELDS),
         "Names of the fields the pipeline fills; map a result to None to leave it out.",
-        output_fields(),
+        output_fields(DEFAULT_OUTPUT_FIELDS),
     ),
     Setting(
         "WEBCLEAN_ON_ERROR",
@@ -430,7 +168,7 @@ SETTINGS: tuple[Setting, ...] = (
         "WEBCLEAN_CUSTOM_PATTERNS",
         list(DEFAULT_CUSTOM_PATTERNS),
         "Customised (C) regular expressions: a short line matching one is its own block.",
-        text_list(_regex_problem, "regular expressions"),
+        text_list(regex_problem, "regular expressions"),
     ),
     Setting(
         "WEBCLEAN_EXTRA_NOISE_WORDS",
@@ -465,7 +203,7 @@ SETTINGS: tuple[Setting, ...] = (
         list(DEFAULT_FALLBACK_ENCODINGS),
         "Encodings tried strictly, in order, for pages that declare none (no BOM, header or "
         "meta), before the encoding is detected from the bytes (charset-normalizer).",
-        text_list(_codec_problem, "encoding names"),
+        text_list(codec_problem, "encoding names"),
     ),
     Setting(
         "WEBCLEAN_ADS_ENABLED",
@@ -493,7 +231,7 @@ SETTINGS: tuple[Setting, ...] = (
         [],
         "Image hosts (example.com matches its subdomains) or regular expressions over "
         "the image URL that are never dropped.",
-        text_list(_regex_problem, "hosts or regular expressions"),
+        text_list(regex_problem, "hosts or regular expressions"),
     ),
     Setting(
         "WEBCLEAN_ADS_MIN_PAGES",
@@ -667,7 +405,7 @@ SETTINGS: tuple[Setting, ...] = (
         dict(DEFAULT_PRIORITY_WEIGHTS),
         "Weights of the block labels for WEBCLEAN_PRIORITY_ENABLED (the labels not given "
         "keep theirs): content links +15, related and noise links +5 by default.",
-        label_weights(),
+        label_weights(DEFAULT_PRIORITY_WEIGHTS),
     ),
     Setting(
         "WEBCLEAN_RANK_WEIGHTS",
@@ -675,7 +413,7 @@ SETTINGS: tuple[Setting, ...] = (
         "Weights of the block labels for `scrapy webclean rank` (QuarkRank): a link passes "
         "on rank in proportion to its label's weight; 0 drops the label's links. The "
         "command's --weight LABEL=WEIGHT overrides one.",
-        rank_weights(),
+        rank_weights(DEFAULT_PRIORITY_WEIGHTS),
     ),
 )
 
