@@ -12,12 +12,12 @@ Sets (the folder's ``README.md`` defines the formats; nothing is copied from the
 
 * ``scrapinghub`` -- 181 articles; ``ground-truth.json`` -> ``articleBody``;
 * ``wcxb-dev`` -- 1,358 pages, the whole WCXB dev split;
-  ``ground-truth/<id>.json`` -> ``ground_truth.main_content``; ``metadata.json`` gives the page
-  type (one of :data:`WCXB_TYPES`) and the domain (the site). Three pages have neither URL
-  nor domain: their site comes from the URL the page declares (``<link rel=canonical>``,
-  else ``og:url``; their ``url`` stays None), so that they fall into the fold of the other
-  pages of their site; a page that declares none is a site of its own
-  (``<id>.wcxb-dev.invalid``);
+  ``ground-truth/<id>.json`` -> ``ground_truth.main_content`` (and its ``with`` and
+  ``without`` snippets: ``Page.snippets``); ``metadata.json`` gives the page type (one of
+  :data:`WCXB_TYPES`) and the domain (the site). Three pages have neither URL nor domain:
+  their site comes from the URL the page declares (``<link rel=canonical>``, else
+  ``og:url``; their ``url`` stays None), so that they fall into the fold of the other pages
+  of their site; a page that declares none is a site of its own (``<id>.wcxb-dev.invalid``);
 * ``dragnet-gold`` -- 881 news pages; truth ``gold/<id>.txt.gz``, HTML
   ``../ads/pages/dragnet_data/input/<id>.html.gz``, URL = ``page_url`` of the records of
   ``../ads/image-links.jsonl`` whose ``file`` ends with ``/<id>.html.gz``;
@@ -82,6 +82,9 @@ class Page:
     #: comment marker; ``""`` for a page without any), None on a set that does not mark
     #: them: scored as a second figure only.
     comments: str | None = field(default=None, repr=False)
+    #: The snippets the main text must hold and must not hold (WCXB's ``with`` and
+    #: ``without``), None on a set without them: scored apart (``metrics.snippet_counts``).
+    snippets: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False)
 
     @property
     def body(self) -> bytes:
@@ -176,6 +179,7 @@ def _page(
     page_type: str = "",
     language: str = "en",
     url_is_real: bool = True,
+    snippets: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
 ) -> Page:
     """A page, its registered domain and fold taken from the real URL if any, else the site."""
     key = url if url and url_is_real else site
@@ -191,6 +195,7 @@ def _page(
         page_type=page_type,
         language=language,
         url_is_real=url_is_real and url is not None,
+        snippets=snippets,
     )
 
 
@@ -212,13 +217,15 @@ def load_scrapinghub(root: Path) -> Dataset:
 
 
 def load_wcxb(root: Path) -> Dataset:
-    """``ground-truth/<id>.json`` -> ``ground_truth.main_content``; type and domain from metadata."""
+    """``ground-truth/<id>.json`` -> ``ground_truth.main_content`` and its snippets; type and
+    domain from metadata."""
     files = json.loads((root / "metadata.json").read_text(encoding="utf-8"))["files"]
     pages = []
     declared = []
     for page_id, meta in files.items():
         record = json.loads((root / "ground-truth" / f"{page_id}.json").read_text(encoding="utf-8"))
         html = read_gz(root / "html" / f"{page_id}.html.gz")
+        truth = record["ground_truth"]
         url = record.get("url") or None
         site = meta.get("domain") or (host_of(url) if url else "")
         if not site:
@@ -231,9 +238,10 @@ def load_wcxb(root: Path) -> Dataset:
                 page_id,
                 url,
                 html,
-                record["ground_truth"].get("main_content") or "",
+                truth.get("main_content") or "",
                 site,
                 page_type=meta.get("page_type") or "",
+                snippets=(tuple(truth.get("with") or ()), tuple(truth.get("without") or ())),
             )
         )
     notes = []

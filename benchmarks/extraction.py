@@ -84,7 +84,11 @@ Scoring (``benchmarks/metrics.py``), per page, then over pages:
   and per page type, with rs-trafilatura's published dev figures as a reference row; the
   set's table also gives it over every page, those with a blank truth too (there, 1 for an
   empty prediction, else 0: how the issue's WCXB dev figures seem to have been counted);
-* character F1 (LCS, whitespace removed), P and R averaged as for tokens: Chinese sets only.
+* character F1 (LCS, whitespace removed), P and R averaged as for tokens: Chinese sets only;
+* snippet scoring (``snippet_counts``), the method of trafilatura's own evaluation: on
+  ``wcxb-dev``, whose truths list snippets the text must hold ("with") and must not
+  ("without"), the snippets found and missed, summed over every page run; P, R, F1 and
+  accuracy of the sums, overall and per page type.
 
 On ``dragnet-gold`` the truth is a gold file's main text: the readers' comments its
 annotators marked apart (``datasets.split_comments``) are scored in a second table only,
@@ -105,11 +109,12 @@ held-in and rules-only figures).
 ``domain``, ``fold``, ``page_type``, ``url``, ``scored`` and ``extractors``, a map from
 extractor to ``ms``, ``chars``, ``empty``, ``error`` and, on scored pages, ``token_p``,
 ``token_r``, ``token_f1``, ``wcxb_f1`` (and ``char_p``, ``char_r``, ``char_f1`` on Chinese
-sets). ``--json FILE`` writes every aggregate. ``--peers-from FILE`` reads the peers (every
-extractor of an earlier run's ``--per-page`` file that is not ``ours*`` and not named by
-``--extractors``) from that file instead of running them, so that a change to ``ours`` can be
-judged in a few minutes against the peers' figures; their CPU times are that run's (each set's
-notes say so), so the time targets are only checked properly in a run of everything, and the
+sets; ``snippets``, ``[tp, fn, fp, tn]``, on ``wcxb-dev``). ``--json FILE`` writes every
+aggregate. ``--peers-from FILE`` reads the peers (every extractor of an earlier run's
+``--per-page`` file that is not ``ours*`` and not named by ``--extractors``) from that file
+instead of running them, so that a change to ``ours`` can be judged in a few minutes
+against the peers' figures; their CPU times are that run's (each set's notes say so), so
+the time targets are only checked properly in a run of everything, and the
 new ``--per-page`` file carries those stored records on.
 
 The code, one job a module: ``extractors.py`` builds and times the extractors (``ours`` with

@@ -201,6 +201,8 @@ def set_report(
         out.append(folds_table(token_folds))
         out.append("")
         data["folds_token"] = {name: f.to_dict() for name, f in token_folds.items()}
+    if any(s.snippets is not None for s in summaries.values()):
+        out.append(snippets_report(summaries))
     ref = summaries.get("ours")
     floor = summaries.get(FLOOR)
     if ref is not None and floor is not None and floor.median_ms > 0:
@@ -240,6 +242,42 @@ def set_report(
         out.append(text)
         data["by_page_type"] = by_type
     return "\n".join(out), data
+
+
+def _snippet_f1(summary: Summary) -> str:
+    return fmt(summary.snippets.prf.f1) if summary.snippets is not None else "–"
+
+
+def snippets_report(summaries: dict[str, Summary]) -> str:
+    """The snippets every extractor's text holds and misses (``metrics.snippet_counts``:
+    the method of trafilatura's own evaluation), summed over the pages run."""
+    ref = summaries.get("ours")
+    rows = []
+    for name, s in summaries.items():
+        if s.snippets is None:
+            continue
+        prf = s.snippets.prf
+        delta = "–"
+        if ref is not None and ref.snippets is not None and name != "ours":
+            delta = f"{ref.snippets.prf.f1 - prf.f1:+.3f}"
+        rows.append(
+            [
+                name,
+                str(sum(s.snippets)),
+                fmt(prf.precision),
+                fmt(prf.recall),
+                fmt(prf.f1),
+                fmt(s.snippets.accuracy),
+                delta,
+            ]
+        )
+    header = ["extractor", "snippets", "P", "R", "F1", "accuracy", "ours − this (F1)"]
+    return (
+        "Snippet scoring, the method of trafilatura's own evaluation: a snippet of the truth's "
+        '"with" list found in the text is a true positive, one of its "without" list found '
+        "a false positive; counts summed over every page run (blank truths too), a snippet "
+        "found when its words occur in a row in the text:\n\n" + md_table(header, rows) + "\n"
+    )
 
 
 def comments_report(
@@ -317,6 +355,15 @@ def page_type_report(
     out.append("")
     out.append(md_table(header, rows))
     out.append("")
+    if any(s.snippets is not None for s in summaries.values()):
+        rows = [
+            [extractor, _snippet_f1(summaries[extractor])] + [_snippet_f1(per[t]) for t in types]
+            for extractor, per in by_type.items()
+        ]
+        out.append("snippet F1 per page type (snippets of every page run):")
+        out.append("")
+        out.append(md_table(header, rows))
+        out.append("")
     for t in types:
         out.append(f"#### {name}: {t} ({counts[t]} pages scored)")
         out.append("")

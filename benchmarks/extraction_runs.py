@@ -20,7 +20,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from datasets import Dataset, Page
 from extractors import OursSetup, Outcome, is_ours, warmed_extractor
 from folds import FOLDS
-from metrics import PRF, average, char_f1, mean_f1, token_f1, word_f1
+from metrics import (
+    PRF,
+    SnippetCounts,
+    average,
+    char_f1,
+    mean_f1,
+    snippet_counts,
+    token_f1,
+    word_f1,
+)
 
 
 def headline_of(dataset: Dataset) -> str:
@@ -50,6 +59,8 @@ class PageResult:
     #: Token F1 against the gold's main text and its marked comments together (Dragnet's
     #: gold files; None on other sets).
     token_with_comments: PRF | None = None
+    #: The page's snippets the text holds and misses (WCXB's; None on other sets).
+    snippets: SnippetCounts | None = None
 
     @property
     def scored(self) -> bool:
@@ -79,6 +90,8 @@ def score_outcome(name: str, page: Page, out: Outcome) -> PageResult:
         with_comments = (
             token_f1(out.text, f"{page.truth}\n{page.comments}") if page.comments else token
         )
+    # (snippets are counted on every page that has some, a blank main text or not)
+    snippets = snippet_counts(out.text, *page.snippets) if page.snippets is not None else None
     return PageResult(
         page,
         name,
@@ -90,6 +103,7 @@ def score_outcome(name: str, page: Page, out: Outcome) -> PageResult:
         word,
         char,
         with_comments,
+        snippets,
     )
 
 
@@ -151,6 +165,8 @@ class Summary:
     max_ms: float
     errors: int
     empty: int
+    #: The snippets of every page run that has some, summed; None when none has.
+    snippets: SnippetCounts | None = None
 
     def metric(self, name: str) -> float:
         """The F1 of a headline metric: ``token``, ``wcxb`` or ``char``."""
@@ -174,6 +190,13 @@ class Summary:
             "max_ms": self.max_ms,
             "errors": self.errors,
             "empty_outputs": self.empty,
+            "snippets": None
+            if self.snippets is None
+            else {
+                **self.snippets._asdict(),
+                **self.snippets.prf._asdict(),
+                "accuracy": self.snippets.accuracy,
+            },
         }
 
 
@@ -185,6 +208,7 @@ def summarize(name: str, results: Iterable[PageResult]) -> Summary:
     times = [r.ms for r in items]
     judged = [r for r in items if r.page.truth is not None]
     all_pages = [r.word.f1 if r.word is not None else float(r.empty) for r in judged]
+    snippets = [r.snippets for r in items if r.snippets is not None]
     return Summary(
         extractor=name,
         pages=len(items),
@@ -198,6 +222,7 @@ def summarize(name: str, results: Iterable[PageResult]) -> Summary:
         max_ms=max(times) if times else 0.0,
         errors=sum(1 for r in items if r.error),
         empty=sum(1 for r in items if r.empty),
+        snippets=sum(snippets, SnippetCounts()) if snippets else None,
     )
 
 
@@ -271,6 +296,8 @@ def per_page_records(
             if r.token_with_comments is not None:
                 c = r.token_with_comments
                 entry.update(token_wc_p=c.precision, token_wc_r=c.recall, token_wc_f1=c.f1)
+            if r.snippets is not None:
+                entry["snippets"] = list(r.snippets)
             rec["extractors"][name] = entry
         records.append(rec)
     return records
@@ -320,6 +347,7 @@ def stored_results(
                 PRF(None, None, e["wcxb_f1"]) if "wcxb_f1" in e else None,
                 _stored_prf(e, "char"),
                 _stored_prf(e, "token_wc"),
+                SnippetCounts(*e["snippets"]) if "snippets" in e else None,
             )
             for page, e in zip(dataset.pages, entries, strict=True)
             if e is not None

@@ -16,6 +16,14 @@ ground-truth text, and one way to average them over pages:
   become multisets of ``\\w+`` tokens (Python's Unicode ``\\w``: a run of Han characters is one
   token), matched words = multiset intersection, per-page F1 of that precision and recall.
   Averaged with :func:`mean_f1`, the plain mean of per-page F1s.
+* :func:`snippet_counts` -- the method of trafilatura's own evaluation: a page's truth is
+  a few snippets that the text must hold ("with") and a few it must not ("without"); a
+  "with" snippet found is a true positive, one missing a false negative, a "without"
+  snippet found a false positive, one missing a true negative. Counts are summed over
+  pages (:class:`SnippetCounts`) before precision, recall and F1 are taken. A snippet is
+  found when its ``\\w+`` words (lower-cased, :func:`words`) occur in a row among the
+  text's: the same words with other quotes, dashes or spaces count (WCXB's snippets write
+  the page's curly quotes straight).
 * :func:`average` -- per-page precision and recall are averaged over pages, and F1 is the
   harmonic mean of the two averages (not the mean of per-page F1s). Token F1 and character
   F1 are averaged this way; the WCXB metric is not (:func:`mean_f1`).
@@ -201,6 +209,55 @@ def word_f1(prediction: str, truth: str) -> PRF:
     gold = Counter(words(truth))
     matched = sum((pred & gold).values())
     return _from_counts(matched, sum(pred.values()), sum(gold.values()))
+
+
+class SnippetCounts(NamedTuple):
+    """Snippets found and missed (see :func:`snippet_counts`), summed with ``+``."""
+
+    true_positives: int = 0
+    false_negatives: int = 0
+    false_positives: int = 0
+    true_negatives: int = 0
+
+    def __add__(self, other: object) -> SnippetCounts:
+        if not isinstance(other, SnippetCounts):
+            return NotImplemented
+        return SnippetCounts(*(a + b for a, b in zip(self, other, strict=True)))
+
+    @property
+    def prf(self) -> PRF:
+        """Precision, recall and F1 of the counts (0.0 where nothing was counted)."""
+        tp, fn, fp = self.true_positives, self.false_negatives, self.false_positives
+        precision = tp / (tp + fp) if tp + fp else 0.0
+        recall = tp / (tp + fn) if tp + fn else 0.0
+        return PRF(precision, recall, harmonic_mean(precision, recall))
+
+    @property
+    def accuracy(self) -> float:
+        """The share of snippets judged right (found "with", missing "without")."""
+        total = sum(self)
+        return (self.true_positives + self.true_negatives) / total if total else 0.0
+
+
+def snippet_counts(
+    prediction: str, with_snippets: Iterable[str], without_snippets: Iterable[str]
+) -> SnippetCounts:
+    """The snippets of one page that ``prediction`` holds and misses (a snippet without a
+    word is not counted).
+
+    >>> snippet_counts("It’s here. Not there.", ["it's here"], ["not there", "menu"])
+    SnippetCounts(true_positives=1, false_negatives=0, false_positives=1, true_negatives=1)
+    """
+    text = " " + " ".join(words(prediction)) + " "
+
+    def found(snippets: Iterable[str]) -> list[bool]:
+        # (a snippet without a word, "—", is not counted)
+        wanted = [" ".join(words(snippet)) for snippet in snippets]
+        return [f" {w} " in text for w in wanted if w]
+
+    hits = found(with_snippets)
+    leaks = found(without_snippets)
+    return SnippetCounts(sum(hits), len(hits) - sum(hits), sum(leaks), len(leaks) - sum(leaks))
 
 
 def mean_f1(scores: Iterable[PRF]) -> float:
