@@ -1,7 +1,7 @@
 """The extraction benchmark's report: Markdown (and the numbers behind it) for a set with
-truth (every extractor's figures, the headline metric per fold, comments, page types) and
-for the set without truth (template learning over one site's pages), with the notes on
-the data itself.
+truth (every extractor's figures, the headline metric per fold, comments, snippet scoring,
+page types) and for the set without truth (template learning over one site's pages), with
+the notes on the data itself.
 """
 
 from __future__ import annotations
