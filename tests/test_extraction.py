@@ -718,6 +718,10 @@ RELATED_HEADINGS = (
     *("Often bought together", "Recently viewed items", "You might also love"),
     *("Customers may also want", "Related products", "More items like this"),
     *("Complete the look", "Shop the look", "Sponsored products related to this item"),
+    # a "related" or "similar" heading of any noun, other posts, a section named for a site
+    *("Related services", "Related questions", "Related reads", "Similar seminars"),
+    *("Recommended reading", "Other posts you may enjoy", "More related articles"),
+    *("Explore related items", "Popular on IndieWire", "You may also check"),
 )
 
 
@@ -736,6 +740,13 @@ def test_related_heading_quick_test_lets_every_kind_through() -> None:
             assert is_related_heading(variant), variant
             assert is_ui_line(variant), variant
     assert not is_related_heading("Relatedness of species") and not is_ui_line("Seen")
+    for line in (
+        "The F1 logo and related marks are trademarks",
+        "Similar to the first study, the second",
+        "Explore the network",
+        "Other posts were deleted by the moderators.",
+    ):
+        assert not is_related_heading(line), line
 
 
 def test_control_labels_are_not_text() -> None:
