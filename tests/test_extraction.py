@@ -780,6 +780,14 @@ def test_control_labels_are_not_text() -> None:
         "Table of Contents",
         "5 min read",
         "12 minutes read",
+        "View all",
+        "Load more",
+        "Expand all",
+        "Collapse all",
+        "On this page",
+        "Previous Next",
+        "Start your free trial",
+        "No posts yet",
     ):
         assert is_ui_line(label), label
     for line in (
@@ -790,6 +798,8 @@ def test_control_labels_are_not_text() -> None:
         "Video 1",
         "Image 1: the river at dawn",
         "Add to cart and check out in one step, as the shop promises.",
+        "View all the results of the survey",
+        "On this page you will find the schedule.",
     ):
         assert not is_ui_line(line), line
     html = page(
