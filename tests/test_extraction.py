@@ -722,6 +722,8 @@ RELATED_HEADINGS = (
     *("Related services", "Related questions", "Related reads", "Similar seminars"),
     *("Recommended reading", "Other posts you may enjoy", "More related articles"),
     *("Explore related items", "Popular on IndieWire", "You may also check"),
+    # an author's bio, which the text does not hold either
+    *("About the author", "About the authors"),
 )
 
 
@@ -745,6 +747,7 @@ def test_related_heading_quick_test_lets_every_kind_through() -> None:
         "Similar to the first study, the second",
         "Explore the network",
         "Other posts were deleted by the moderators.",
+        "About the author of this book, little is known.",
     ):
         assert not is_related_heading(line), line
 

@@ -170,13 +170,15 @@ def is_ui_line(text: str) -> bool:
     return UI_LINE_RE.fullmatch(text.strip(_UI_LINE_EDGES)) is not None
 
 
-#: Headings that open a block of links or teasers to *other* pages, in several languages.
+#: Headings that open a block of links or teasers to *other* pages, in several languages,
+#: or an author's bio ("About the author").
 RELATED_HEADING_RE = re.compile(
     r"^(?:you (?:may|might) (?:also )?(?:like|enjoy|check|read)|related(?: [\w-]+){0,2}|"
     r"(?:read|see) (?:also|more)|more (?:from|on|in|stories|news)\b.*|"
     r"(?:other|more) (?:related )?(?:posts|articles|stories)(?: you (?:may|might) "
     r"(?:also )?(?:like|enjoy))?|similar [\w-]+|explore related [\w-]+|popular on [\w.-]+|"
-    r"recommended(?: for you| reading)?|also (?:read|on)|você (?:também )?pode gostar|"
+    r"recommended(?: for you| reading)?|also (?:read|on)|about the authors?|"
+    r"você (?:também )?pode gostar|"
     r"leia (?:também|mais)|te puede interesar|(?:artículos|noticias) relacionad[oa]s|"
     r"vous aimerez aussi|à lire aussi|lire aussi|das könnte sie (?:auch )?interessieren|"
     r"weitere artikel|ti potrebbe interessare|相关(?:阅读|新闻|文章|推荐)|推荐阅读|猜你喜欢|"
@@ -196,7 +198,7 @@ RELATED_HEADING_RE = re.compile(
 #: and "ti " keep their space.)
 _RELATED_HEADING_STARTS = (
     *("you", "related", "read", "see", "more", "recommended", "also", "most", "popular"),
-    *("other", "explore"),
+    *("other", "explore", "about"),
     *("você", "leia", "te ", "artículos", "noticias", "vous", "à", "lire", "das", "weitere"),
     *("ti ", "相关", "推荐", "猜", "延伸", "热门", "更多"),
     *("читайте", "смотрите", "похожие", "самые", "популярное", "рекомендуем"),
