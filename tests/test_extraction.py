@@ -791,6 +791,7 @@ def test_control_labels_are_not_text() -> None:
         "Previous Next",
         "Start your free trial",
         "No posts yet",
+        "Email address",
     ):
         assert is_ui_line(label), label
     for line in (
@@ -1022,6 +1023,23 @@ def test_a_browser_notice_is_not_text_but_a_sentence_about_browsers_is() -> None
     body = (
         f"<article><p>{PROSE}</p><video><p>{notices[0]}</p></video><p>{notices[1]}</p>"
         f"<p>{about}</p><p>{PROSE}</p><p>{notices[2]}</p><p>{notices[3]}</p></article>"
+    )
+    text = clean_html(page(body)).text
+    assert about in text and PROSE in text
+    for notice in notices:
+        assert notice not in text, notice
+
+
+def test_a_status_notice_of_a_form_or_a_thread_is_not_text() -> None:
+    notices = [
+        "Thank you! Your submission has been received!",
+        "Oops! Something went wrong while submitting the form.",
+        "This comment has been removed by the author.",
+    ]
+    about = "Thank you for your submission, said the clerk, and something went wrong after."
+    body = (
+        f"<article><p>{PROSE}</p><form><p>{notices[0]}</p><p>{notices[1]}</p></form>"
+        f"<p>{about}</p><p>{PROSE} Again.</p><div class='note'>{notices[2]}</div></article>"
     )
     text = clean_html(page(body)).text
     assert about in text and PROSE in text

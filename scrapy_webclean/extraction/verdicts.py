@@ -27,6 +27,7 @@ from scrapy_webclean.extraction.vocabulary import (
     is_picture_credit,
     is_related_heading,
     is_rights_notice,
+    is_status_notice,
     is_ui_line,
 )
 from scrapy_webclean.html.pagemodel import PageModel, UrlResolver
@@ -136,8 +137,10 @@ def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -
         )
         if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
             flag = CONSENT_RE.search(text) is not None
-        if not flag and (is_rights_notice(text) or is_browser_notice(text)):
-            flag = True  # a legal notice, or a fallback for a browser without scripts
+        if not flag and (
+            is_rights_notice(text) or is_browser_notice(text) or is_status_notice(text)
+        ):
+            flag = True  # a legal notice, a fallback for a browser without scripts, a status
         judged[text] = flag = bool(flag)
         flags.append(flag)
     return flags
@@ -171,6 +174,7 @@ def spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool])
             or is_picture_credit(text)
             or is_rights_notice(text)
             or is_browser_notice(text)
+            or is_status_notice(text)
         ):
             continue
         spared[i] = False

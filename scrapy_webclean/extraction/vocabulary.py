@@ -130,6 +130,7 @@ UI_LINE_RE = re.compile(
     r"loading|close|show (?:more|less)|see (?:less|all)|view all|load more|"
     r"(?:expand|collapse) all|on this page|prev(?:ious)? next|"
     r"start (?:your )?free trial|no posts(?: yet)?|"
+    r"email address|"
     # a table of contents' title, a reading time ("5 min read", "12 minutes read")
     r"table of contents|(?<!\d)\d+\s*(?:min(?:ute)?s?\.?)\s+read|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
@@ -153,6 +154,7 @@ _UI_WORDS = (
     *("media", "image", "picture", "slide", "video"),
     *("add to", "quick", "loading", "close", "show", "see", "table of contents", "read"),
     *("view all", "load more", " all", "on this page", "next", "free trial", "no posts"),
+    "email address",
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
     # (every share label holds a verb)
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
@@ -258,6 +260,27 @@ def is_browser_notice(text: str) -> bool:
         ("cript" in text or "rowser" in text or "Flash" in text)
         and BROWSER_NOTICE_RE.search(text) is not None
         and len(text.split()) <= BROWSER_NOTICE_MAX_WORDS
+    )
+
+
+#: A form's or a thread's status notice, which the page shows in place of something
+#: ("Thank you! Your submission has been received!", "Oops! Something went wrong while
+#: submitting the form.", "This comment has been removed by the author."): never its text.
+STATUS_NOTICE_RE = re.compile(
+    r"^thank you[!.]? your (?:submission|message|form) has been (?:received|sent|submitted)\W*$|"
+    r"^oops[!.]? something went wrong(?: while submitting the form)?\W*$|"
+    r"^this (?:comment|post) has been (?:removed|deleted) by the (?:author|administrator)\W*$",
+    re.I,
+)
+
+
+def is_status_notice(text: str) -> bool:
+    """True for a line that is a form's or a thread's status notice
+    (:data:`STATUS_NOTICE_RE`)."""
+    # (Every notice holds one of these, as written or capitalised: two substring tests
+    # spare the pattern on nearly every line. This runs on every line of a page.)
+    return ("ubmi" in text or "rong" in text or "by the" in text) and (
+        STATUS_NOTICE_RE.match(text.strip()) is not None
     )
 
 
