@@ -1011,6 +1011,15 @@ def test_noise_words_in_sentences_and_code_are_text() -> None:
     assert "Share" not in text.split("\n") and "Copyright" not in text
 
 
+def _assert_notices_left_out(body: str, notices: list[str], about: str) -> None:
+    """The page's text keeps the prose and the sentence ``about`` the notices' words, and
+    none of the ``notices``."""
+    text = clean_html(page(body)).text
+    assert about in text and PROSE in text
+    for notice in notices:
+        assert notice not in text, notice
+
+
 def test_a_browser_notice_is_not_text_but_a_sentence_about_browsers_is() -> None:
     notices = [
         "Your browser does not support the video tag.",
@@ -1024,10 +1033,7 @@ def test_a_browser_notice_is_not_text_but_a_sentence_about_browsers_is() -> None
         f"<article><p>{PROSE}</p><video><p>{notices[0]}</p></video><p>{notices[1]}</p>"
         f"<p>{about}</p><p>{PROSE}</p><p>{notices[2]}</p><p>{notices[3]}</p></article>"
     )
-    text = clean_html(page(body)).text
-    assert about in text and PROSE in text
-    for notice in notices:
-        assert notice not in text, notice
+    _assert_notices_left_out(body, notices, about)
 
 
 def test_a_status_notice_of_a_form_or_a_thread_is_not_text() -> None:
@@ -1041,10 +1047,7 @@ def test_a_status_notice_of_a_form_or_a_thread_is_not_text() -> None:
         f"<article><p>{PROSE}</p><form><p>{notices[0]}</p><p>{notices[1]}</p></form>"
         f"<p>{about}</p><p>{PROSE} Again.</p><div class='note'>{notices[2]}</div></article>"
     )
-    text = clean_html(page(body)).text
-    assert about in text and PROSE in text
-    for notice in notices:
-        assert notice not in text, notice
+    _assert_notices_left_out(body, notices, about)
 
 
 def test_a_line_that_shows_nothing_is_not_output() -> None:
