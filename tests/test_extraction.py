@@ -792,6 +792,7 @@ def test_control_labels_are_not_text() -> None:
         "Start your free trial",
         "No posts yet",
         "Email address",
+        "Joined",
     ):
         assert is_ui_line(label), label
     for line in (
@@ -804,6 +805,7 @@ def test_control_labels_are_not_text() -> None:
         "Add to cart and check out in one step, as the shop promises.",
         "View all the results of the survey",
         "On this page you will find the schedule.",
+        "Joined the army in 1990.",
     ):
         assert not is_ui_line(line), line
     html = page(

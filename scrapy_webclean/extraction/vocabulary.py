@@ -130,7 +130,7 @@ UI_LINE_RE = re.compile(
     r"loading|close|show (?:more|less)|see (?:less|all)|view all|load more|"
     r"(?:expand|collapse) all|on this page|prev(?:ious)? next|"
     r"start (?:your )?free trial|no posts(?: yet)?|"
-    r"email address|"
+    r"email address|joined|"
     # a table of contents' title, a reading time ("5 min read", "12 minutes read")
     r"table of contents|(?<!\d)\d+\s*(?:min(?:ute)?s?\.?)\s+read|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
@@ -154,7 +154,7 @@ _UI_WORDS = (
     *("media", "image", "picture", "slide", "video"),
     *("add to", "quick", "loading", "close", "show", "see", "table of contents", "read"),
     *("view all", "load more", " all", "on this page", "next", "free trial", "no posts"),
-    "email address",
+    *("email address", "joined"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
     # (every share label holds a verb)
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
