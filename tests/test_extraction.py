@@ -793,6 +793,10 @@ def test_control_labels_are_not_text() -> None:
         "No posts yet",
         "Email address",
         "Joined",
+        "Copy code",
+        "Copied!",
+        "Show caption",
+        "See more reviews",
     ):
         assert is_ui_line(label), label
     for line in (
@@ -806,6 +810,8 @@ def test_control_labels_are_not_text() -> None:
         "View all the results of the survey",
         "On this page you will find the schedule.",
         "Joined the army in 1990.",
+        "Copy the file to the folder.",
+        "See more reviews of the film below.",
     ):
         assert not is_ui_line(line), line
     html = page(

@@ -113,7 +113,8 @@ SHARE_LABEL_RE = re.compile(SHARE_LABEL_PATTERN, re.I)
 #: Whole lines that are the labels of a page's controls, not text: comment counters and
 #: buttons, "Back to gallery", "Topics", slideshow notices, a list's controls ("View all",
 #: "Load more", "Expand all", "Previous Next"), a table of contents' title ("On this
-#: page"), a reading time, a trial's button, share buttons, related-section headings.
+#: page"), a reading time, a trial's button, a code block's "Copy", a caption's toggle,
+#: a form field's name, share buttons, related-section headings.
 UI_LINE_RE = re.compile(
     # (No two optional whitespace runs side by side, and a number starts only where a
     # digit run starts: the time to match grows with the line, not with its square.)
@@ -130,7 +131,8 @@ UI_LINE_RE = re.compile(
     r"loading|close|show (?:more|less)|see (?:less|all)|view all|load more|"
     r"(?:expand|collapse) all|on this page|prev(?:ious)? next|"
     r"start (?:your )?free trial|no posts(?: yet)?|"
-    r"email address|joined|"
+    r"email address|joined|copy(?: code)?|copied!?|(?:show|hide) caption|"
+    r"(?:see|read|show) (?:more|all) reviews|"
     # a table of contents' title, a reading time ("5 min read", "12 minutes read")
     r"table of contents|(?<!\d)\d+\s*(?:min(?:ute)?s?\.?)\s+read|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
@@ -154,7 +156,7 @@ _UI_WORDS = (
     *("media", "image", "picture", "slide", "video"),
     *("add to", "quick", "loading", "close", "show", "see", "table of contents", "read"),
     *("view all", "load more", " all", "on this page", "next", "free trial", "no posts"),
-    *("email address", "joined"),
+    *("email address", "joined", "cop", "caption", "reviews"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
     # (every share label holds a verb)
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
