@@ -155,8 +155,9 @@ _UI_WORDS = (
     *("comment", "gallery", "slideshow", "photo", "topics", "news", "now", "stories"),
     *("media", "image", "picture", "slide", "video"),
     *("add to", "quick", "loading", "close", "show", "see", "table of contents", "read"),
-    *("view all", "load more", " all", "on this page", "next", "free trial", "no posts"),
-    *("email address", "joined", "cop", "caption", "reviews"),
+    *("view all", "load more", "expand all", "collapse all", "on this page", "prev"),
+    *("free trial", "no posts"),
+    *("email address", "joined", "copy", "copied", "caption", "reviews"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
     # (every share label holds a verb)
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
