@@ -407,8 +407,12 @@ def warmed_extractor(
         # once): an English page with a language menu must not pay it as its own time
         from scrapy_webclean import clean_html
         from scrapy_webclean.text.language import guess_language
+        from scrapy_webclean.text.tokenize import tokenize
 
         clean_html(_CHINESE_WARM_UP)
+        # (a page that small is never tokenized: the first tokenizing of Chinese text,
+        # a page's own or its language menu's, reads the dictionary)
+        tokenize(_CHINESE_WARM_UP)
         # ... nor the language identifier's model (0.4 s, read on the first text that is
         # neither plainly English nor Chinese)
         guess_language(_OTHER_LANGUAGE_WARM_UP)
