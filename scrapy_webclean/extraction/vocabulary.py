@@ -128,8 +128,10 @@ UI_LINE_RE = re.compile(
     r"(?:media|image|photo|picture|slide|video) \d+ (?:of|/) \d+|"
     # shop and page buttons
     r"add to (?:cart|bag|basket|wish ?list|list|favou?rites)|quick (?:view|shop|add)|"
-    r"loading|close|show (?:more|less)|see (?:less|all)|view all|load more|"
-    r"(?:expand|collapse) all|on this page|prev(?:ious)? next|"
+    r"loading|close|show (?:more|less)|see (?:less|all)|"
+    # a list's controls, a trial's button, a form field's name, a forum card's label, a
+    # code block's button, a caption's and the reviews' toggles
+    r"view all|load more|(?:expand|collapse) all|on this page|prev(?:ious)? next|"
     r"start (?:your )?free trial|no posts(?: yet)?|"
     r"email address|joined|copy(?: code)?|copied!?|(?:show|hide) caption|"
     r"(?:see|read|show) (?:more|all) reviews|"
@@ -280,8 +282,9 @@ STATUS_NOTICE_RE = re.compile(
 def is_status_notice(text: str) -> bool:
     """True for a line that is a form's or a thread's status notice
     (:data:`STATUS_NOTICE_RE`)."""
-    # (Every notice holds one of these, as written or capitalised: two substring tests
-    # spare the pattern on nearly every line. This runs on every line of a page.)
+    # (Every notice holds one of these three substrings, the first letter of a sentence
+    # capitalised or not: three substring tests spare the pattern on nearly every line.
+    # This runs on every line of a page.)
     return ("ubmi" in text or "rong" in text or "by the" in text) and (
         STATUS_NOTICE_RE.match(text.strip()) is not None
     )
