@@ -459,6 +459,24 @@ def test_a_page_that_is_only_a_discussion_is_read_as_a_thread() -> None:
     assert "Reply 0." in result.text and "Reply 3." in result.text
 
 
+def test_a_dated_posts_comments_are_not_read_as_its_text() -> None:
+    """A dated permalink (a blog's video post: nothing but its title above the comments):
+    the comments are the post's, not a discussion thread's posts; no text is better."""
+    posts = "".join(
+        f'<div class="comment"><div class="byline">user{i} 1 year ago</div>'
+        f"<p>{PROSE} Reply {i}.</p></div>"
+        for i in range(4)
+    )
+    html = page(f'<ol class="comments">{posts}</ol>')
+    dated = clean_html(html, "https://example.com/2012/11/next-up-pumpkin-pie.html")
+    assert "Reply" not in dated.text and dated.page_type != "forum"
+    from scrapy_webclean.extraction.pagekind import looks_like_dated_post
+
+    assert looks_like_dated_post("http://example.com/2012/06/29/conversation/")
+    assert not looks_like_dated_post("https://example.com/s/abc/2012")
+    assert not looks_like_dated_post("https://example.com/2012/13/x")
+
+
 def test_content_shipped_hidden_for_a_script_is_read_when_nothing_else_shows() -> None:
     hidden = page(f'<div id="app"></div><div hidden id="S:0"><p>{PROSE}</p><p>{PROSE}</p></div>')
     assert clean_html(hidden).text == f"{PROSE}\n{PROSE}"

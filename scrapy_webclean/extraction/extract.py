@@ -71,7 +71,11 @@ from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line, shows_text
 from scrapy_webclean.extraction.options import ExtractOptions
-from scrapy_webclean.extraction.pagekind import declares_discussion, looks_like_forum
+from scrapy_webclean.extraction.pagekind import (
+    declares_discussion,
+    looks_like_dated_post,
+    looks_like_forum,
+)
 from scrapy_webclean.extraction.pagetype import page_type_features
 from scrapy_webclean.extraction.reading import read_page
 from scrapy_webclean.extraction.recovery import second_opinion
@@ -211,9 +215,11 @@ def extract_main(
     )
     extraction = _extract_once(*args, forum=forum)
     keep_gallery_captions(model, extraction, opts)
-    if not forum and not any(extraction.kept):
+    if not forum and not any(extraction.kept) and not looks_like_dated_post(url):
         # Nothing kept, and the page's address does not say "thread": when its text is a
-        # discussion (comments and replies), the posts are the content.
+        # discussion (comments and replies), the posts are the content. Not on a dated
+        # permalink: there the replies are a post's comments (a video post, a photo post
+        # whose text is its title), and no text is better than the comments as its text.
         thread = _extract_once(*args, forum=True)
         if any(thread.kept):
             thread.page_type = "forum"

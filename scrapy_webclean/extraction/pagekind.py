@@ -31,6 +31,17 @@ def looks_like_forum(url: str | None) -> bool:
     return bool(url) and FORUM_URL_RE.search(url) is not None  # type: ignore[arg-type]
 
 
+#: A dated permalink: a year and a month as path segments (``/2012/06/29/slug``,
+#: ``/2012/11/slug.html``), the addresses blog and news software give an article.
+DATED_POST_URL_RE = re.compile(r"/(?:19|20)\d\d/(?:0?[1-9]|1[0-2])/")
+
+
+def looks_like_dated_post(url: str | None) -> bool:
+    """True when the URL is a dated permalink (:data:`DATED_POST_URL_RE`): an article or
+    a blog post, whose comments are never its text."""
+    return bool(url) and DATED_POST_URL_RE.search(url) is not None  # type: ignore[arg-type]
+
+
 #: The page-type features read the types declared in this many characters of a page's
 #: markup, at most :data:`MAX_DECLARED_TYPES` of them (:func:`declared_types`).
 MAX_MARKUP_CHARS = 400_000
