@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_webclean import BlockLabel, CleanResult, clean_html
+from scrapy_webclean import BlockLabel, CleanOptions, CleanResult, clean_html
 from scrapy_webclean.html.loader import parse_html
 from scrapy_webclean.html.pagemodel import build_page_model
 from scrapy_webclean.segmentation import segment_page, segment_text
@@ -16,6 +16,7 @@ from scrapy_webclean.segmentation.classify import (
     text_units,
     token_overlap,
 )
+from tests.pages import PROSE, page
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -99,7 +100,6 @@ def test_custom_pattern_makes_byline_its_own_block(english: CleanResult) -> None
 
 
 def test_custom_tags_setting_changes_segmentation() -> None:
-    from scrapy_webclean import CleanOptions
 
     html = (FIXTURES / "news_en.html").read_bytes()
     result = clean_html(html, options=CleanOptions(custom_tags=(), custom_patterns=()))
@@ -145,7 +145,6 @@ def test_page_without_content_is_other() -> None:
 
 
 def test_explain_computes_the_quark_similarity_judge() -> None:
-    from scrapy_webclean import CleanOptions
 
     html = (FIXTURES / "news_en.html").read_bytes()
     plain = clean_html(html)
@@ -154,3 +153,26 @@ def test_explain_computes_the_quark_similarity_judge() -> None:
     assert all(b.similarity == 0.0 for b in plain.blocks)
     article = next(b for b in explained.blocks if b.path == "body>div#main>div.article")
     assert article.similarity == 1.0  # the longest block is the reference
+
+
+def test_link_density_segmentation_splits_where_density_changes() -> None:
+    from scrapy_webclean.html.loader import parse_html
+    from scrapy_webclean.html.pagemodel import build_page_model
+    from scrapy_webclean.segmentation.linkdensity import (
+        link_density_blocks,
+        neighbour_similarity,
+    )
+
+    assert neighbour_similarity(0.0, 0.0) == 1.0
+    assert neighbour_similarity(0.2, 0.8) == 0.25
+    html = page(
+        '<div id="nav">'
+        + "".join(f'<a href="/{i}">Section {i}</a> ' for i in range(5))
+        + f'</div><div id="story"><p>{PROSE}</p><p>{PROSE}</p></div>'
+    )
+    root, _ = parse_html(html)
+    model = build_page_model(root)
+    blocks = link_density_blocks(model)
+    ids = [model.elements[b.node].get("id") for b in blocks]
+    assert ids == ["nav", "story"]
+    assert blocks[0].density == 1.0 and blocks[1].density == 0.0

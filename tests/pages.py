@@ -1,0 +1,24 @@
+"""Small hand-made pages for the extraction tests: a paragraph of prose, a page around a
+body, a list of links, and the hand rules alone."""
+
+from __future__ import annotations
+
+from scrapy_webclean import CleanOptions
+
+PROSE = (
+    "The committee met on Monday to review the proposal, and its members agreed that the "
+    "plan needed more work before it could go to a vote."
+)
+
+
+#: The hand rules alone, without the trained line model.
+RULES_ONLY = CleanOptions(line_model=None)
+
+
+def link_items(label: str, count: int, path: str = "/") -> str:
+    """``count`` list items, each a link to ``<path><i>`` named ``<label> <i>``."""
+    return "".join(f'<li><a href="{path}{i}">{label} {i}</a></li>' for i in range(count))
+
+
+def page(body: str) -> str:
+    return f"<html><head><title>T</title></head><body>{body}</body></html>"
