@@ -34,7 +34,9 @@
    gives way to the best region outside it; a page whose best subtree scores under
    ``min_region_score`` (a two-line post) keeps that subtree (``short_page_min_score``);
    and a page that still keeps nothing is read again as a discussion thread, whose posts
-   are the content, though its address does not say "thread".
+   are the content, though its address does not say "thread" -- unless the address is a
+   dated permalink (``pagekind.looks_like_dated_post``): a blog's video or photo post
+   keeps no text rather than its comments.
 5. The papers' judges recover prose outside the region (``recovery``): a line whose tag
    path is above the path-similarity threshold of the longest kept line (section 5) and
    whose link-density scope (section 1) has an in-page TF-IDF cosine to the main scope of
