@@ -191,6 +191,16 @@ def test_control_labels_are_not_text() -> None:
         "Copied!",
         "Show caption",
         "See more reviews",
+        "12 likes",
+        "1 Like",
+        "Written by",
+        "Edited by",
+        "Show more  Show less",
+        "See less See more",
+        "Previous slide",
+        "Play video",
+        "Read full review",
+        "Get started for free",
     ):
         assert is_ui_line(label), label
     for line in (
@@ -206,6 +216,10 @@ def test_control_labels_are_not_text() -> None:
         "Joined the army in 1990.",
         "Copy the file to the folder.",
         "See more reviews of the film below.",
+        "I like it.",
+        "12 likes and a dislike decided the vote.",
+        "Written by hand, the letter arrived late.",
+        "Play video games for an hour.",
     ):
         assert not is_ui_line(line), line
     html = page(

@@ -114,7 +114,8 @@ SHARE_LABEL_RE = re.compile(SHARE_LABEL_PATTERN, re.I)
 #: buttons, "Back to gallery", "Topics", slideshow notices, a list's controls ("View all",
 #: "Load more", "Expand all", "Previous Next"), a table of contents' title ("On this
 #: page"), a reading time, a trial's button, a code block's "Copy", a caption's toggle,
-#: a form field's name, share buttons, related-section headings.
+#: a form field's name, a like counter ("12 likes"), a byline's label on a line of its own
+#: ("Written by"), a carousel's buttons, share buttons, related-section headings.
 UI_LINE_RE = re.compile(
     # (No two optional whitespace runs side by side, and a number starts only where a
     # digit run starts: the time to match grows with the line, not with its square.)
@@ -135,6 +136,11 @@ UI_LINE_RE = re.compile(
     r"start (?:your )?free trial|no posts(?: yet)?|"
     r"email address|joined|copy(?: code)?|copied!?|(?:show|hide) caption|"
     r"(?:see|read|show) (?:more|all) reviews|"
+    # a like counter, a byline's label on a line of its own, a toggle pair, a carousel's
+    # buttons, a video's, a review's and a sign-up's
+    r"(?<!\d)\d[\d.,]*[km]?\s+likes?|(?:written|edited|reviewed|fact[- ]checked) by|"
+    r"(?:show|see) (?:more|less)\s+(?:show|see) (?:more|less)|(?:previous|next) slide|"
+    r"play video|read (?:the )?full review|get started for free|"
     # a table of contents' title, a reading time ("5 min read", "12 minutes read")
     r"table of contents|(?<!\d)\d+\s*(?:min(?:ute)?s?\.?)\s+read|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
@@ -160,6 +166,7 @@ _UI_WORDS = (
     *("view all", "load more", "expand all", "collapse all", "on this page", "prev"),
     *("free trial", "no posts"),
     *("email address", "joined", "copy", "copied", "caption", "reviews"),
+    *("like", "written by", "edited by", "reviewed by", "checked by", "review", "get started"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
     # (every share label holds a verb)
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
