@@ -118,6 +118,8 @@ RELATED_HEADINGS = (
     *("Explore related items", "Popular on IndieWire", "You may also check"),
     # an author's bio, which the text does not hold either
     *("About the author", "About the authors"),
+    # the next story to read
+    *("Read next",),
 )
 
 
@@ -201,6 +203,10 @@ def test_control_labels_are_not_text() -> None:
         "Play video",
         "Read full review",
         "Get started for free",
+        "Posted on",
+        "Read the article",
+        "Read case study",
+        "See all features",
     ):
         assert is_ui_line(label), label
     for line in (
@@ -220,6 +226,8 @@ def test_control_labels_are_not_text() -> None:
         "12 likes and a dislike decided the vote.",
         "Written by hand, the letter arrived late.",
         "Play video games for an hour.",
+        "Posted on the door, the notice was ignored.",
+        "Read the article twice before you answer.",
     ):
         assert not is_ui_line(line), line
     html = page(

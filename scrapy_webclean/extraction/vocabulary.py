@@ -115,7 +115,8 @@ SHARE_LABEL_RE = re.compile(SHARE_LABEL_PATTERN, re.I)
 #: "Load more", "Expand all", "Previous Next"), a table of contents' title ("On this
 #: page"), a reading time, a trial's button, a code block's "Copy", a caption's toggle,
 #: a form field's name, a like counter ("12 likes"), a byline's label on a line of its own
-#: ("Written by"), a carousel's buttons, share buttons, related-section headings.
+#: ("Written by", "Posted on"), a carousel's buttons, a case study's or a feature list's
+#: call to action, share buttons, related-section headings.
 UI_LINE_RE = re.compile(
     # (No two optional whitespace runs side by side, and a number starts only where a
     # digit run starts: the time to match grows with the line, not with its square.)
@@ -137,10 +138,11 @@ UI_LINE_RE = re.compile(
     r"email address|joined|copy(?: code)?|copied!?|(?:show|hide) caption|"
     r"(?:see|read|show) (?:more|all) reviews|"
     # a like counter, a byline's label on a line of its own, a toggle pair, a carousel's
-    # buttons, a video's, a review's and a sign-up's
+    # buttons, calls to action (a video's, a review's, a sign-up's, an article's)
     r"(?<!\d)\d[\d.,]*[km]?\s+likes?|(?:written|edited|reviewed|fact[- ]checked) by|"
     r"(?:show|see) (?:more|less)\s+(?:show|see) (?:more|less)|(?:previous|next) slide|"
     r"play video|read (?:the )?full review|get started for free|"
+    r"posted on|read (?:the )?(?:article|case study)|see all features|"
     # a table of contents' title, a reading time ("5 min read", "12 minutes read")
     r"table of contents|(?<!\d)\d+\s*(?:min(?:ute)?s?\.?)\s+read|"
     r"(?:trending|popular|latest) (?:news|now|stories)|"
@@ -167,6 +169,7 @@ _UI_WORDS = (
     *("free trial", "no posts"),
     *("email address", "joined", "copy", "copied", "caption", "reviews"),
     *("like", "written by", "edited by", "reviewed by", "checked by", "review", "get started"),
+    *("posted on",),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
     # (every share label holds a verb)
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
@@ -191,7 +194,7 @@ RELATED_HEADING_RE = re.compile(
     r"(?:read|see) (?:also|more)|more (?:from|on|in|stories|news)\b.*|"
     r"(?:other|more) (?:related )?(?:posts|articles|stories)(?: you (?:may|might) "
     r"(?:also )?(?:like|enjoy))?|similar [\w-]+|explore related [\w-]+|popular on [\w.-]+|"
-    r"recommended(?: for you| reading)?|also (?:read|on)|about the authors?|"
+    r"recommended(?: for you| reading)?|also (?:read|on)|about the authors?|read next|"
     r"você (?:também )?pode gostar|"
     r"leia (?:também|mais)|te puede interesar|(?:artículos|noticias) relacionad[oa]s|"
     r"vous aimerez aussi|à lire aussi|lire aussi|das könnte sie (?:auch )?interessieren|"
