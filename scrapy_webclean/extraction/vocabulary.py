@@ -167,9 +167,8 @@ _UI_WORDS = (
     *("add to", "quick", "loading", "close", "show", "see", "table of contents", "read"),
     *("view all", "load more", "expand all", "collapse all", "on this page", "prev"),
     *("free trial", "no posts"),
-    *("email address", "joined", "copy", "copied", "caption", "reviews"),
-    *("like", "written by", "edited by", "reviewed by", "checked by", "review", "get started"),
-    *("posted on",),
+    *("email address", "joined", "copy", "copied", "caption", "review"),
+    *("like", "written by", "edited by", "checked by", "get started", "posted on"),
     *("комментарии", "добавить", "评论", "kommentare", "comentarios", "comentários"),
     # (every share label holds a verb)
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
