@@ -23,11 +23,9 @@ from scrapy_webclean.extraction.vocabulary import (
     CONSENT_RE,
     HARD_NOISE,
     UI_LINE_MAX_UNITS,
-    is_browser_notice,
+    is_notice,
     is_picture_credit,
     is_related_heading,
-    is_rights_notice,
-    is_status_notice,
     is_ui_line,
 )
 from scrapy_webclean.html.pagemodel import PageModel, UrlResolver
@@ -115,9 +113,10 @@ def region_verdicts(
 
 def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -> list[bool]:
     """Per line: a short line (under ``short_noise_units``) with a noise word, a picture
-    credit, a bare address or (under ``UI_LINE_MAX_UNITS``) a control's label; or a
-    consent notice or a rights notice ("All rights reserved") of any length; or a browser
-    notice ("Please enable JavaScript": ``vocabulary.is_browser_notice``)."""
+    credit, a bare address or (under ``UI_LINE_MAX_UNITS``) a control's label; or, of any
+    length, a consent notice or another notice (``vocabulary.is_notice``: "All rights
+    reserved", "Please enable JavaScript", "Thank you! Your submission has been
+    received!")."""
     limit = opts.short_noise_units
     flags = []
     # Menus and footers repeat their lines within a page (a quarter of the short lines
@@ -137,9 +136,7 @@ def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -
         )
         if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
             flag = CONSENT_RE.search(text) is not None
-        if not flag and (
-            is_rights_notice(text) or is_browser_notice(text) or is_status_notice(text)
-        ):
+        if not flag and is_notice(text):
             flag = True  # a legal notice, a fallback for a browser without scripts, a status
         judged[text] = flag = bool(flag)
         flags.append(flag)
@@ -149,7 +146,7 @@ def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -
 def spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool]) -> list[bool]:
     """``noisy`` less the lines that only name a noise word: code (``['login']`` in a
     ``<pre>``) and long sentences without a hard noise word (copyright, terms of use);
-    consent notices and picture credits stay noisy."""
+    consent notices, picture credits and notices (``vocabulary.is_notice``) stay noisy."""
     spared = noisy[:]
     tags, parents = model.tags, model.parents
     for i, line in enumerate(lines):
@@ -169,13 +166,7 @@ def spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool])
             line.prose and len(text.split()) >= SPARED_PROSE_WORDS and not HARD_NOISE.search(text)
         ):
             continue
-        if (
-            CONSENT_RE.search(text)
-            or is_picture_credit(text)
-            or is_rights_notice(text)
-            or is_browser_notice(text)
-            or is_status_notice(text)
-        ):
+        if CONSENT_RE.search(text) or is_picture_credit(text) or is_notice(text):
             continue
         spared[i] = False
     return spared

@@ -299,6 +299,14 @@ def is_status_notice(text: str) -> bool:
     )
 
 
+def is_notice(text: str) -> bool:
+    """True for a notice of any length that is never a page's text: a rights notice
+    (:func:`is_rights_notice`), a browser notice (:func:`is_browser_notice`) or a status
+    notice (:func:`is_status_notice`). The one list of them: a new kind of notice is added
+    here, and both the noise test and the sparing of prose see it."""
+    return is_rights_notice(text) or is_browser_notice(text) or is_status_notice(text)
+
+
 #: Noise words that mark a line as boilerplate even in a sentence
 #: (``text/data/hard_noise_words.txt``, read as ``classify.HARD_NOISE_WORDS``).
 HARD_NOISE = NoiseWords(HARD_NOISE_WORDS)
