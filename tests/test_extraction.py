@@ -119,6 +119,46 @@ def test_a_mega_menu_in_a_nav_element_named_nav_is_never_the_listing() -> None:
         assert PROSE in result.text and "Category 3" not in result.text
 
 
+def test_the_pages_banner_is_never_its_text_nor_its_listing() -> None:
+    # A mega menu of described products in the page's banner (a <header> outside every
+    # sectioning element), placed after the article in the markup: its items read as a
+    # listing's, and outweigh the article's sections, each in a container of its own.
+    items = "".join(
+        f'<div class="item"><a href="/products/{i}">Managed database service number {i}</a>'
+        f"<span>Run your apps wherever you need them, number {i}.</span></div>"
+        for i in range(60)
+    )
+    sections = "".join(
+        f'<div class="module"><h2>Part {i}</h2><div><p>{PROSE} Part {i}.</p></div></div>'
+        for i in range(4)
+    )
+    article = f'<div class="page"><h1>What is cloud computing?</h1>{sections}</div>'
+    banner = f'<header class="top"><div class="menu-panel">{items}</div></header>'
+    for options in (RULES_ONLY, CleanOptions()):
+        result = clean_html(page(article + banner), options=options)
+        assert result.page_type == "article", options
+        assert "Part 3." in result.text and "number 7" not in result.text
+    # A <header> inside the article heads it: its standfirst stays.
+    headed = page(
+        f"<article><header><p>{PROSE} Standfirst.</p></header><p>{PROSE}</p>"
+        f"<p>{PROSE}</p></article>"
+    )
+    assert "Standfirst." in clean_html(headed, options=RULES_ONLY).text
+    # A hero banner that holds the page's <h1> introduces the page: it is spared.
+    hero = page(
+        f"<header><h1>Fundamentals of electrical work</h1><p>{PROSE} Course intro.</p>"
+        f"</header><main><p>{PROSE}</p><p>{PROSE}</p></main>"
+    )
+    assert "Course intro." in clean_html(hero, options=RULES_ONLY).text
+    # ARIA's landmarks say the same of a <div>: the banner, the footer, a side part.
+    for role in ("banner", "contentinfo", "complementary"):
+        marked = page(
+            f"<div><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>"
+            f'<div role="{role}"><p>{PROSE} Landmark text.</p></div>'
+        )
+        assert "Landmark text." not in clean_html(marked, options=RULES_ONLY).text, role
+
+
 def test_a_posts_own_categories_do_not_name_its_wrapper() -> None:
     """WordPress writes a post's categories and tags as classes of its wrapper:
     ``category-cookbook-promo-trailer-videos`` says what the post is about, not that the

@@ -143,6 +143,12 @@ SIDE_COLUMN_MAX_TEXT_SHARE = 0.25
 #: Elements that are never main text by their tag alone: figure captions are image
 #: descriptions (ground truths of the extraction benchmarks leave them out).
 _NEGATIVE_TAGS = frozenset(("nav", "aside", "footer", "figcaption"))
+#: HTML's sectioning elements (and ``<main>``): a ``<header>`` inside one heads that
+#: section or article; a ``<header>`` outside them all is the page's banner.
+SECTIONING_TAGS = frozenset(("article", "aside", "main", "nav", "section"))
+#: ARIA landmark roles of what surrounds the text: the page's footer (``contentinfo``)
+#: and a side part (``complementary``), like the tags ``<footer>`` and ``<aside>``.
+SURROUNDING_ROLES = frozenset(("contentinfo", "complementary"))
 
 _HINTED_TAGS = frozenset(
     [
@@ -197,7 +203,10 @@ def node_hints(
     thread, comment and reply containers are not negative (the posts are the content),
     but in a question or an answer of a Q&A thread (:data:`QA_POST_RE`) they are; a
     notice or a tooltip by its ARIA role (:data:`NOTICE_ROLES`) and a byline by its
-    microdata property (:data:`ABOUT_TEXT_ITEMPROPS`) are strong negative; on
+    microdata property (:data:`ABOUT_TEXT_ITEMPROPS`) are strong negative, and so are
+    the page's banner, its footer and its side parts as HTML or ARIA name them
+    (:func:`_landmark_around_text`; like ``<nav>``, ``<aside>`` and ``<footer>``, unless
+    they hold nearly all of the page's prose); on
     a product page, review and rating containers are (``REVIEW_RE``) and side columns
     are not. A side column holding more than ``SIDE_COLUMN_MAX_TEXT_SHARE`` of the page's
     text is no sidebar on any page. A container holding more than ``MAX_HINTED_SHARE`` of
@@ -216,6 +225,8 @@ def node_hints(
     hints = [NEUTRAL] * n
     # (on a thread: whether a node is in a question or an answer, where comments are asides)
     in_qa_post = [False] * n
+    # (whether a node is inside a sectioning element: a <header> outside them is a banner)
+    sectioned = [False] * n
     tags, parents, elements, text_len = model.tags, model.parents, model.elements, model.text_len
     hinted, negative_tags, attributes = _HINTED_TAGS, _NEGATIVE_TAGS, _HINT_ATTRIBUTES
     for i in range(1, n):
@@ -230,6 +241,7 @@ def node_hints(
             continue
         tag = tags[i]
         own = NEUTRAL
+        sectioned[i] = sectioned[parents[i]] or tag in SECTIONING_TAGS
         in_post = forum and in_qa_post[parents[i]]
         if tag in hinted:
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
@@ -262,10 +274,33 @@ def node_hints(
         # ``<nav class="site-nav">``) does not soften them.
         if own <= NEUTRAL and tag in negative_tags and prose[i] <= negative_limit:
             own = STRONG_NEGATIVE
+        if (
+            own != STRONG_NEGATIVE
+            and tag in hinted
+            and prose[i] <= negative_limit
+            and _landmark_around_text(model, i, sectioned[parents[i]], own)
+        ):
+            own = STRONG_NEGATIVE
         # Otherwise the nearest hinted container decides.
         hints[i] = inherited if own == NEUTRAL else own
         in_qa_post[i] = in_post
     return hints
+
+
+def _landmark_around_text(model: PageModel, node: int, in_section: bool, hint: int) -> bool:
+    """True for an element that HTML or ARIA names as a part of the page around its text:
+    the page's footer or a side part by their roles (:data:`SURROUNDING_ROLES`), whatever
+    its class says (``contentinfo`` itself reads as "content"); the page's banner (a
+    ``<header>`` outside every sectioning element, :data:`SECTIONING_TAGS`, or
+    ``role="banner"``), whose site name, menus and notices are never the text, unless its
+    own words are positive (``hint``) or it holds the page's ``<h1>`` (a hero banner with
+    the page's title and introduction)."""
+    tags = model.tags
+    role = model.elements[node].get("role")
+    if role in SURROUNDING_ROLES:
+        return True
+    banner = role == "banner" or (tags[node] == "header" and not in_section)
+    return banner and hint <= NEUTRAL and "h1" not in tags[node : node + model.node_count[node]]
 
 
 #: A form to fill in has at least this many fields, and at most this many characters of
