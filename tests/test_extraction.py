@@ -159,6 +159,14 @@ def test_the_pages_banner_is_never_its_text_nor_its_listing() -> None:
         assert "Landmark text." not in clean_html(marked, options=RULES_ONLY).text, role
 
 
+def test_a_dialog_is_a_popup_never_the_text() -> None:
+    popup = page(
+        f"<main><p>{PROSE}</p><p>{PROSE}</p></main>"
+        f"<dialog><p>{PROSE} Join our list for weekly tips.</p></dialog>"
+    )
+    assert "weekly tips" not in clean_html(popup, options=RULES_ONLY).text
+
+
 def test_a_posts_own_categories_do_not_name_its_wrapper() -> None:
     """WordPress writes a post's categories and tags as classes of its wrapper:
     ``category-cookbook-promo-trailer-videos`` says what the post is about, not that the

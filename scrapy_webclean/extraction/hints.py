@@ -133,16 +133,18 @@ MAX_HINTED_SHARE = 0.5
 #: Nor is one holding more than this share of the page's text, prose or not: a wrapper of
 #: the whole page, whatever its name (``flex-wrap-footer`` around a list of papers).
 WRAPPER_TEXT_SHARE = 0.9
-#: A ``<nav>``, ``<aside>``, ``<footer>`` or ``<figcaption>`` is strong negative by its tag
-#: unless it holds more than this share of the page's prose (a page that wraps it all).
+#: A ``<nav>``, ``<aside>``, ``<footer>``, ``<figcaption>`` or ``<dialog>`` is strong
+#: negative by its tag unless it holds more than this share of the page's prose (a page
+#: that wraps it all).
 NEGATIVE_TAG_MAX_PROSE_SHARE = 0.9
 #: A side column holding more than this share of the page's text is its main column (a
 #: shop's "right column" beside the filters, holding the grid of items), not a sidebar.
 SIDE_COLUMN_MAX_TEXT_SHARE = 0.25
 
 #: Elements that are never main text by their tag alone: figure captions are image
-#: descriptions (ground truths of the extraction benchmarks leave them out).
-_NEGATIVE_TAGS = frozenset(("nav", "aside", "footer", "figcaption"))
+#: descriptions (ground truths of the extraction benchmarks leave them out), and a
+#: ``<dialog>`` is a popup over the page (hidden until opened: a sign-up form, a notice).
+_NEGATIVE_TAGS = frozenset(("nav", "aside", "footer", "figcaption", "dialog"))
 #: HTML's sectioning elements (and ``<main>``): a ``<header>`` inside one heads that
 #: section or article; a ``<header>`` outside them all is the page's banner.
 SECTIONING_TAGS = frozenset(("article", "aside", "main", "nav", "section"))
