@@ -119,7 +119,7 @@ def test_a_mega_menu_in_a_nav_element_named_nav_is_never_the_listing() -> None:
         assert PROSE in result.text and "Category 3" not in result.text
 
 
-def test_the_pages_banner_is_never_its_text_nor_its_listing() -> None:
+def test_what_the_markup_names_as_around_the_text_is_never_the_text() -> None:
     # A mega menu of described products in the page's banner (a <header> outside every
     # sectioning element), placed after the article in the markup: its items read as a
     # listing's, and outweigh the article's sections, each in a container of its own.
@@ -150,13 +150,16 @@ def test_the_pages_banner_is_never_its_text_nor_its_listing() -> None:
         f"</header><main><p>{PROSE}</p><p>{PROSE}</p></main>"
     )
     assert "Course intro." in clean_html(hero, options=RULES_ONLY).text
-    # ARIA's landmarks say the same of a <div>: the banner, the footer, a side part.
-    for role in ("banner", "contentinfo", "complementary"):
+    # ARIA's roles say the same of a <div>: the banner, the footer, a side part, a select
+    # widget's options; and so does Google's data-nosnippet, and a <marquee> ticker.
+    marks = [f'div role="{role}"' for role in ("banner", "contentinfo", "complementary")]
+    marks += ['div role="listbox"', 'div role="option"', "div data-nosnippet", "marquee"]
+    for mark in marks:
         marked = page(
             f"<div><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div>"
-            f'<div role="{role}"><p>{PROSE} Landmark text.</p></div>'
+            f"<{mark}><p>{PROSE} Marked text.</p></{mark.split()[0]}>"
         )
-        assert "Landmark text." not in clean_html(marked, options=RULES_ONLY).text, role
+        assert "Marked text." not in clean_html(marked, options=RULES_ONLY).text, mark
 
 
 def test_a_dialog_is_a_popup_never_the_text() -> None:

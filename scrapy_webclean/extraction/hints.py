@@ -133,8 +133,8 @@ MAX_HINTED_SHARE = 0.5
 #: Nor is one holding more than this share of the page's text, prose or not: a wrapper of
 #: the whole page, whatever its name (``flex-wrap-footer`` around a list of papers).
 WRAPPER_TEXT_SHARE = 0.9
-#: A ``<nav>``, ``<aside>``, ``<footer>``, ``<figcaption>`` or ``<dialog>`` is strong
-#: negative by its tag unless it holds more than this share of the page's prose (a page
+#: A ``<nav>``, ``<aside>``, ``<footer>``, ``<figcaption>``, ``<dialog>`` or ``<marquee>``
+#: is strong negative by its tag unless it holds more than this share of the page's prose (a page
 #: that wraps it all).
 NEGATIVE_TAG_MAX_PROSE_SHARE = 0.9
 #: A side column holding more than this share of the page's text is its main column (a
@@ -142,15 +142,17 @@ NEGATIVE_TAG_MAX_PROSE_SHARE = 0.9
 SIDE_COLUMN_MAX_TEXT_SHARE = 0.25
 
 #: Elements that are never main text by their tag alone: figure captions are image
-#: descriptions (ground truths of the extraction benchmarks leave them out), and a
-#: ``<dialog>`` is a popup over the page (hidden until opened: a sign-up form, a notice).
-_NEGATIVE_TAGS = frozenset(("nav", "aside", "footer", "figcaption", "dialog"))
+#: descriptions (ground truths of the extraction benchmarks leave them out), a
+#: ``<dialog>`` is a popup over the page (hidden until opened: a sign-up form, a notice)
+#: and a ``<marquee>`` a ticker scrolling across it.
+_NEGATIVE_TAGS = frozenset(("nav", "aside", "footer", "figcaption", "dialog", "marquee"))
 #: HTML's sectioning elements (and ``<main>``): a ``<header>`` inside one heads that
 #: section or article; a ``<header>`` outside them all is the page's banner.
 SECTIONING_TAGS = frozenset(("article", "aside", "main", "nav", "section"))
-#: ARIA landmark roles of what surrounds the text: the page's footer (``contentinfo``)
-#: and a side part (``complementary``), like the tags ``<footer>`` and ``<aside>``.
-SURROUNDING_ROLES = frozenset(("contentinfo", "complementary"))
+#: ARIA roles of what is never the page's text: its footer (``contentinfo``) and a side
+#: part (``complementary``), like the tags ``<footer>`` and ``<aside>``, and a select
+#: widget's list of options (``listbox``, ``option``).
+NOT_TEXT_ROLES = frozenset(("contentinfo", "complementary", "listbox", "option"))
 
 _HINTED_TAGS = frozenset(
     [
@@ -206,9 +208,10 @@ def node_hints(
     but in a question or an answer of a Q&A thread (:data:`QA_POST_RE`) they are; a
     notice or a tooltip by its ARIA role (:data:`NOTICE_ROLES`) and a byline by its
     microdata property (:data:`ABOUT_TEXT_ITEMPROPS`) are strong negative, and so are
-    the page's banner, its footer and its side parts as HTML or ARIA name them
-    (:func:`_landmark_around_text`; like ``<nav>``, ``<aside>`` and ``<footer>``, unless
-    they hold nearly all of the page's prose); on
+    what its markup names as never the text (:func:`_marked_not_text`: the page's
+    banner, its footer and side parts as HTML or ARIA name them, ``data-nosnippet``; like
+    ``<nav>``, ``<aside>`` and ``<footer>``, unless it holds nearly all of the page's
+    prose); on
     a product page, review and rating containers are (``REVIEW_RE``) and side columns
     are not. A side column holding more than ``SIDE_COLUMN_MAX_TEXT_SHARE`` of the page's
     text is no sidebar on any page. A container holding more than ``MAX_HINTED_SHARE`` of
@@ -280,7 +283,7 @@ def node_hints(
             own != STRONG_NEGATIVE
             and tag in hinted
             and prose[i] <= negative_limit
-            and _landmark_around_text(model, i, sectioned[parents[i]], own)
+            and _marked_not_text(model, i, sectioned[parents[i]], own)
         ):
             own = STRONG_NEGATIVE
         # Otherwise the nearest hinted container decides.
@@ -289,19 +292,19 @@ def node_hints(
     return hints
 
 
-def _landmark_around_text(model: PageModel, node: int, in_section: bool, hint: int) -> bool:
-    """True for an element that HTML or ARIA names as a part of the page around its text:
-    the page's footer or a side part by their roles (:data:`SURROUNDING_ROLES`), whatever
-    its class says (``contentinfo`` itself reads as "content"); the page's banner (a
-    ``<header>`` outside every sectioning element, :data:`SECTIONING_TAGS`, or
-    ``role="banner"``), whose site name, menus and notices are never the text, unless its
-    own words are positive (``hint``) or it holds the page's ``<h1>`` (a hero banner with
-    the page's title and introduction)."""
+def _marked_not_text(model: PageModel, node: int, in_section: bool, hint: int) -> bool:
+    """True for an element that its markup names as never the page's text: an ARIA role
+    of :data:`NOT_TEXT_ROLES`, whatever its class says (``contentinfo`` itself reads as
+    "content"); Google's ``data-nosnippet`` (text kept out of search results: notices,
+    widgets, print footers); or the page's banner (a ``<header>`` outside every
+    sectioning element, :data:`SECTIONING_TAGS`, or ``role="banner"``), whose site name,
+    menus and notices are never the text, unless its own words are positive (``hint``) or
+    it holds the page's ``<h1>`` (a hero banner with the page's title and introduction)."""
     tags = model.tags
-    role = model.elements[node].get("role")
-    if role in SURROUNDING_ROLES:
+    element = model.elements[node]
+    if element.get("role") in NOT_TEXT_ROLES or element.get("data-nosnippet") is not None:
         return True
-    banner = role == "banner" or (tags[node] == "header" and not in_section)
+    banner = element.get("role") == "banner" or (tags[node] == "header" and not in_section)
     return banner and hint <= NEUTRAL and "h1" not in tags[node : node + model.node_count[node]]
 
 
