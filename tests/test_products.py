@@ -76,6 +76,7 @@ def test_declared_types_are_read_once_a_page_and_from_the_whole_of_a_long_one() 
     long = "<html><body>" + filler * (MAX_MARKUP_CHARS // len(filler) + 1) + ld + "</body></html>"
     assert declared_types(long).json_ld == () and not declared_types(long).complete
     assert all_declared_types(long).json_ld == ("Product", "Offer")
+    assert all_declared_types(long) is all_declared_types(long)  # (read once too)
     assert looks_like_product(long)
     # ... and so from a page declaring more types than the features count.
     items = '<script type="application/ld+json">{"@type": "ListItem"}</script>' * MAX_DECLARED_TYPES

@@ -87,6 +87,8 @@ class _LastPage(threading.local):
 
     markup: str | None = None
     types: DeclaredTypes = _NONE_DECLARED
+    #: What :func:`all_declared_types` read of the same markup (None: not asked yet).
+    all_types: DeclaredTypes | None = None
 
 
 _last_page = _LastPage()
@@ -103,18 +105,21 @@ def declared_types(markup: str | None) -> DeclaredTypes:
     if last.markup is markup:
         return last.types
     types = _read_types(markup, MAX_MARKUP_CHARS, MAX_DECLARED_TYPES)
-    last.markup, last.types = markup, types
+    last.markup, last.types, last.all_types = markup, types, None
     return types
 
 
 def all_declared_types(markup: str | None) -> DeclaredTypes:
     """The types the whole of ``markup`` declares (at most
     :data:`MAX_ALL_DECLARED_TYPES`): :func:`declared_types`, unless a long page or a page
-    of many types has more to read."""
+    of many types has more to read (read once however many stages ask, as there)."""
     types = declared_types(markup)
     if types.complete or not markup:
         return types
-    return _read_types(markup, len(markup), MAX_ALL_DECLARED_TYPES)
+    last = _last_page  # (declared_types has just made ``markup`` the last page read)
+    if last.all_types is None:
+        last.all_types = _read_types(markup, len(markup), MAX_ALL_DECLARED_TYPES)
+    return last.all_types
 
 
 def _read_types(markup: str, chars: int, most: int) -> DeclaredTypes:
