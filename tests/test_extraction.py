@@ -170,6 +170,15 @@ def test_a_dialog_is_a_popup_never_the_text() -> None:
     assert "weekly tips" not in clean_html(popup, options=RULES_ONLY).text
 
 
+def test_reaction_bars_and_feedback_widgets_are_left_out_by_their_names() -> None:
+    for name in ("post-reactions", "page-feedback"):
+        html = page(
+            f"<article><p>{PROSE}</p><p>{PROSE}</p>"
+            f'<div class="{name}"><p>{PROSE} Was this page helpful to you?</p></div></article>'
+        )
+        assert "helpful" not in clean_html(html, options=RULES_ONLY).text, name
+
+
 def test_a_posts_own_categories_do_not_name_its_wrapper() -> None:
     """WordPress writes a post's categories and tags as classes of its wrapper:
     ``category-cookbook-promo-trailer-videos`` says what the post is about, not that the

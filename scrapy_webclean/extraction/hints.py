@@ -51,7 +51,9 @@ STRONG_NEGATIVE_RE = re.compile(
     r"taboola|promo|sponsor|advert|adsense|dfp|masthead|popup|"
     r"modal|dialog|popover|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
     r"caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
-    r"visually-?hidden|screen-?reader|a11y-hidden|" + _NAVIGATION_WORDS + ")",
+    r"visually-?hidden|screen-?reader|a11y-hidden|reactions?(?![a-z])|feedback|"
+    + _NAVIGATION_WORDS
+    + ")",
 )
 #: Containers of a cookie or consent dialog: strong negative whatever share of the page's
 #: prose they hold (a consent platform's purposes can outweigh a listing's text).
