@@ -136,8 +136,9 @@ MAX_HINTED_SHARE = 0.5
 #: the whole page, whatever its name (``flex-wrap-footer`` around a list of papers).
 WRAPPER_TEXT_SHARE = 0.9
 #: A ``<nav>``, ``<aside>``, ``<footer>``, ``<figcaption>``, ``<dialog>`` or ``<marquee>``
-#: is strong negative by its tag unless it holds more than this share of the page's prose (a page
-#: that wraps it all).
+#: (:data:`_NEGATIVE_TAGS`), or what its markup names as never the text
+#: (:func:`_marked_not_text`), is strong negative unless it holds more than this share of
+#: the page's prose (a page that wraps it all).
 NEGATIVE_TAG_MAX_PROSE_SHARE = 0.9
 #: A side column holding more than this share of the page's text is its main column (a
 #: shop's "right column" beside the filters, holding the grid of items), not a sidebar.
@@ -155,6 +156,9 @@ SECTIONING_TAGS = frozenset(("article", "aside", "main", "nav", "section"))
 #: part (``complementary``), like the tags ``<footer>`` and ``<aside>``, and a select
 #: widget's list of options (``listbox``, ``option``).
 NOT_TEXT_ROLES = frozenset(("contentinfo", "complementary", "listbox", "option"))
+#: Finds the roles that :func:`_marked_not_text` reads (and ``banner``) among a
+#: container's words, where its ``role`` is (a quick test before the attribute's).
+_NOT_TEXT_ROLE_WORDS = re.compile("|".join(sorted(NOT_TEXT_ROLES | {"banner"})))
 
 _HINTED_TAGS = frozenset(
     [
@@ -209,12 +213,11 @@ def node_hints(
     thread, comment and reply containers are not negative (the posts are the content),
     but in a question or an answer of a Q&A thread (:data:`QA_POST_RE`) they are; a
     notice or a tooltip by its ARIA role (:data:`NOTICE_ROLES`) and a byline by its
-    microdata property (:data:`ABOUT_TEXT_ITEMPROPS`) are strong negative, and so are
-    what its markup names as never the text (:func:`_marked_not_text`: the page's
-    banner, its footer and side parts as HTML or ARIA name them, ``data-nosnippet``; like
-    ``<nav>``, ``<aside>`` and ``<footer>``, unless it holds nearly all of the page's
-    prose); on
-    a product page, review and rating containers are (``REVIEW_RE``) and side columns
+    microdata property (:data:`ABOUT_TEXT_ITEMPROPS`) are strong negative, and so is
+    what the markup names as never the text, like ``<nav>``, ``<aside>`` and ``<footer>``
+    (:func:`_marked_not_text`: the page's banner, its footer and side parts as HTML or
+    ARIA name them, ``data-nosnippet``), unless it holds nearly all of the page's prose;
+    on a product page, review and rating containers are (``REVIEW_RE``) and side columns
     are not. A side column holding more than ``SIDE_COLUMN_MAX_TEXT_SHARE`` of the page's
     text is no sidebar on any page. A container holding more than ``MAX_HINTED_SHARE`` of
     the page's prose or ``WRAPPER_TEXT_SHARE`` of its text is a wrapper: its name is not
@@ -232,8 +235,6 @@ def node_hints(
     hints = [NEUTRAL] * n
     # (on a thread: whether a node is in a question or an answer, where comments are asides)
     in_qa_post = [False] * n
-    # (whether a node is inside a sectioning element: a <header> outside them is a banner)
-    sectioned = [False] * n
     tags, parents, elements, text_len = model.tags, model.parents, model.elements, model.text_len
     hinted, negative_tags, attributes = _HINTED_TAGS, _NEGATIVE_TAGS, _HINT_ATTRIBUTES
     for i in range(1, n):
@@ -248,7 +249,6 @@ def node_hints(
             continue
         tag = tags[i]
         own = NEUTRAL
-        sectioned[i] = sectioned[parents[i]] or tag in SECTIONING_TAGS
         in_post = forum and in_qa_post[parents[i]]
         if tag in hinted:
             words = " ".join([value for key, value in elements[i].items() if key in attributes])
@@ -285,7 +285,13 @@ def node_hints(
             own != STRONG_NEGATIVE
             and tag in hinted
             and prose[i] <= negative_limit
-            and _marked_not_text(model, i, sectioned[parents[i]], own)
+            # (a quick test first: most elements have no such role, mark or tag)
+            and (
+                tag == "header"
+                or (words and _NOT_TEXT_ROLE_WORDS.search(words) is not None)
+                or elements[i].get("data-nosnippet") is not None
+            )
+            and _marked_not_text(model, i, own)
         ):
             own = STRONG_NEGATIVE
         # Otherwise the nearest hinted container decides.
@@ -294,7 +300,7 @@ def node_hints(
     return hints
 
 
-def _marked_not_text(model: PageModel, node: int, in_section: bool, hint: int) -> bool:
+def _marked_not_text(model: PageModel, node: int, hint: int) -> bool:
     """True for an element that its markup names as never the page's text: an ARIA role
     of :data:`NOT_TEXT_ROLES`, whatever its class says (``contentinfo`` itself reads as
     "content"); Google's ``data-nosnippet`` (text kept out of search results: notices,
@@ -304,10 +310,22 @@ def _marked_not_text(model: PageModel, node: int, in_section: bool, hint: int) -
     it holds the page's ``<h1>`` (a hero banner with the page's title and introduction)."""
     tags = model.tags
     element = model.elements[node]
-    if element.get("role") in NOT_TEXT_ROLES or element.get("data-nosnippet") is not None:
+    role = element.get("role")
+    if role in NOT_TEXT_ROLES or element.get("data-nosnippet") is not None:
         return True
-    banner = element.get("role") == "banner" or (tags[node] == "header" and not in_section)
+    banner = role == "banner" or (tags[node] == "header" and not _in_section(model, node))
     return banner and hint <= NEUTRAL and "h1" not in tags[node : node + model.node_count[node]]
+
+
+def _in_section(model: PageModel, node: int) -> bool:
+    """True when an ancestor of ``node`` is a sectioning element (:data:`SECTIONING_TAGS`)."""
+    tags, parents = model.tags, model.parents
+    node = parents[node]
+    while node >= 0:
+        if tags[node] in SECTIONING_TAGS:
+            return True
+        node = parents[node]
+    return False
 
 
 #: A form to fill in has at least this many fields, and at most this many characters of
