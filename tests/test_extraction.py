@@ -119,7 +119,7 @@ def test_a_mega_menu_in_a_nav_element_named_nav_is_never_the_listing() -> None:
         assert PROSE in result.text and "Category 3" not in result.text
 
 
-def test_what_the_markup_names_as_around_the_text_is_never_the_text() -> None:
+def test_what_the_markup_names_as_never_the_text_is_left_out() -> None:
     # A mega menu of described products in the page's banner (a <header> outside every
     # sectioning element), placed after the article in the markup: its items read as a
     # listing's, and outweigh the article's sections, each in a container of its own.
