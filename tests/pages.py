@@ -1,5 +1,5 @@
 """Small hand-made pages for the extraction tests: a paragraph of prose, a page around a
-body, a list of links, and the hand rules alone."""
+body, a list of links, the hand rules alone and both readings."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ PROSE = (
 
 #: The hand rules alone, without the trained line model.
 RULES_ONLY = CleanOptions(line_model=None)
+#: The two ways a page is read: the hand rules alone, and the default (rules and the
+#: trained models). A test looping over them checks that the model does not undo a rule.
+RULES_AND_DEFAULT = (RULES_ONLY, CleanOptions())
 
 
 def link_items(label: str, count: int, path: str = "/") -> str:

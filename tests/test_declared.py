@@ -3,7 +3,7 @@ its name (the ``<h1>`` its title names)."""
 
 from __future__ import annotations
 
-from scrapy_webclean import CleanOptions, clean_html
+from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.declared import (
     declared_text,
     keep_declared_lines,
@@ -12,6 +12,7 @@ from scrapy_webclean.extraction.declared import (
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.html.loader import parse_html
 from scrapy_webclean.html.pagemodel import build_page_model
+from tests.pages import RULES_AND_DEFAULT
 
 URL = "https://peak.example.com/products/trail-runner-2"
 DESCRIPTION = (
@@ -106,7 +107,7 @@ def test_only_lines_long_enough_and_not_blocked_are_kept() -> None:
 def test_the_cleaner_keeps_the_description_the_page_declares() -> None:
     """On a page that declares a product, the shipped model drops the description's short
     feature lines for the story's prose; the page's own Product object names them."""
-    for options in (CleanOptions(), CleanOptions(line_model=None)):
+    for options in RULES_AND_DEFAULT:
         text = clean_html(page(PRODUCT_LD), URL, options=options).text
         assert "A light trail shoe with a rock plate and a grippy outsole." in text
         assert "Breathable mesh upper keeps your feet cool on long mountain runs." in text
@@ -139,7 +140,7 @@ def test_the_cleaner_keeps_the_name_on_a_page_that_sells_a_product() -> None:
     offered = PRODUCT_LD.replace(
         '"name": "Trail Runner 2",', '"name": "Trail Runner 2", "offers": {"price": "120"},'
     )
-    for options in (CleanOptions(), CleanOptions(line_model=None)):
+    for options in RULES_AND_DEFAULT:
         text = clean_html(page(offered), URL, options=options).text
         assert text.startswith("Trail Runner 2\nA light trail shoe")
         text = clean_html(page(PRODUCT_LD), URL, options=options).text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from scrapy_webclean import CleanOptions, clean_html
 from scrapy_webclean.extraction.options import ExtractOptions
-from tests.pages import PROSE, RULES_ONLY, link_items, page
+from tests.pages import PROSE, RULES_AND_DEFAULT, RULES_ONLY, link_items, page
 
 
 def test_paragraphs_split_over_sibling_containers_are_one_region() -> None:
@@ -113,7 +113,7 @@ def test_a_mega_menu_in_a_nav_element_named_nav_is_never_the_listing() -> None:
         '<main><section class="product"><h1>Audio interface</h1>'
         f"<p>{PROSE}</p><p>{PROSE}</p></section></main>"
     )
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         result = clean_html(html, options=options)
         assert result.page_type != "listing", options
         assert PROSE in result.text and "Category 3" not in result.text
@@ -134,7 +134,7 @@ def test_what_the_markup_names_as_never_the_text_is_left_out() -> None:
     )
     article = f'<div class="page"><h1>What is cloud computing?</h1>{sections}</div>'
     banner = f'<header class="top"><div class="menu-panel">{items}</div></header>'
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         result = clean_html(page(article + banner), options=options)
         assert result.page_type == "article", options
         assert "Part 3." in result.text and "number 7" not in result.text
@@ -241,7 +241,7 @@ def test_paragraphs_written_straight_into_the_post_beside_a_list_are_kept() -> N
         f'<div><div><ul>{points}</ul></div></div></div></div></div><div id="sidebar"><ul>'
         f"{older}</ul></div>"
     )
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         text = clean_html(html, "https://blog.example.com/2012/09/race.html", options=options).text
         for words in ("Opening.", "Second.", "Third.", "Point 4."):
             assert words in text, (words, options)
@@ -262,7 +262,7 @@ def test_a_gallery_slide_keeps_its_caption_and_an_article_does_not() -> None:
         f'<ul class="thumbs">{slides}</ul>'
     )
     url = "https://news.example.com/entertainment/slideshow/heavy-on-makeup-3161542"
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         assert caption in clean_html(slide, url, options=options).text, options
     story = page(
         "<article><h1>Report</h1>"
@@ -500,8 +500,7 @@ def test_documentation_pages_keep_linked_headings_and_introduced_link_lists() ->
     )
     # (The rules' verdicts: by default the article model decides a documentation page's
     # lines, and on so small a page it drops the list's first item.)
-    rules = CleanOptions(line_model=None)
-    text = clean_html(page(body), "https://docs.example.org/types/", options=rules).text
+    text = clean_html(page(body), "https://docs.example.org/types/", options=RULES_ONLY).text
     lines = text.split("\n")
     assert lines == [
         "Overview",

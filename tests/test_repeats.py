@@ -9,8 +9,7 @@ from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.repeats import drop_repeated_copies, element_path
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.html.pagemodel import build_page_model
-
-RULES_ONLY = CleanOptions(line_model=None)
+from tests.pages import RULES_AND_DEFAULT, RULES_ONLY
 
 QUESTION = "I have to name an English course for car rental companies: which title sounds better?"
 ANSWER = "You see both hire and rent used with cars; I would use car hire as the noun."
@@ -38,7 +37,7 @@ def thread_page() -> str:
 
 def test_a_reply_quoting_the_first_post_does_not_repeat_it() -> None:
     url = "https://forum.example.com/threads/car-rental-or-car-rent.115684/"
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         text = clean_html(thread_page(), url, options=options).text
         assert text.count(QUESTION) == 1, options
         assert "Reply 0." in text and "Reply 2." in text, options

@@ -9,7 +9,7 @@ from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.region import thread_region
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.html.pagemodel import build_page_model
-from tests.pages import PROSE, RULES_ONLY, page
+from tests.pages import PROSE, RULES_AND_DEFAULT, RULES_ONLY, page
 
 LONG_POST = (
     "Same here on my updated 64-bit Windows 7 host: after installing the release every "
@@ -45,7 +45,7 @@ URL = "https://forums.example.org/viewtopic.php?t=112320"
 
 
 def test_a_thread_is_every_post_not_its_longest() -> None:
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         text = clean_html(thread_page(), URL, options=options).text
         assert "guest lost its internet access" in text, options
         for i in (0, 2, 5):
@@ -99,7 +99,7 @@ def test_a_thread_is_known_by_its_declared_schema_type() -> None:
     result = clean_html(thread, url)
     assert result.page_type == "forum"
     assert sum(answer in result.text for answer in answers) >= 3
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         result = clean_html(plain, url, options=options)
         assert result.page_type == "article", options
         assert not any(answer in result.text for answer in answers), options
@@ -139,7 +139,7 @@ def test_a_comment_thread_longer_than_the_post_is_never_the_text() -> None:
         f'<div id="comments"><dl id="comment_list">{thread}</dl></div>'
     )
     url = "https://example.com/blog/2012/07/07/wrong-and-unnecessary/"
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         text = clean_html(html, url, options=options).text
         assert "Post." in text and "Opinion 3." not in text, options
     # Words that only contain "comment" or "reply" do not name a comment section: a

@@ -4,8 +4,8 @@ and sentences that only name a noise word, which are."""
 
 from __future__ import annotations
 
-from scrapy_webclean import CleanOptions, clean_html
-from tests.pages import PROSE, RULES_ONLY, page
+from scrapy_webclean import clean_html
+from tests.pages import PROSE, RULES_AND_DEFAULT, RULES_ONLY, page
 
 
 def test_a_consent_dialog_is_never_the_text_however_much_prose_it_holds() -> None:
@@ -22,7 +22,7 @@ def test_a_consent_dialog_is_never_the_text_however_much_prose_it_holds() -> Non
         f'<div id="onetrust-consent-sdk"><div class="banner">{purposes}</div></div>'
         f'<main><h1>Tomato sauces</h1><ul class="cards">{cards}</ul></main>'
     )
-    for options in (RULES_ONLY, CleanOptions()):
+    for options in RULES_AND_DEFAULT:
         text = clean_html(html, options=options).text
         assert "purpose 3" not in text and "tomato sauce number 3" in text, options
     # A post tagged "cookies" (its wrapper's class says tag-cookies) is still the text.
