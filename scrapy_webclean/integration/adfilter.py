@@ -31,6 +31,7 @@ from scrapy_webclean.errors import NotHtml
 from scrapy_webclean.integration.page import decode_response, remember_decoding
 from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
+from scrapy_webclean.text.tokenize import load_segmenter
 from scrapy_webclean.urls import site_key
 
 if TYPE_CHECKING:
@@ -201,10 +202,17 @@ class AdImageFilter:
         self.fallback_encodings = tuple(
             get_setting(crawler.settings, "WEBCLEAN_FALLBACK_ENCODINGS")
         )
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> AdImageFilter:
         return cls(crawler)
+
+    def spider_opened(self) -> None:
+        """Load the Chinese word segmenter before the first request: the model cuts the
+        Chinese text of image links with it (jieba's dictionary load, about a second,
+        would otherwise block the event loop on the first Chinese page)."""
+        load_segmenter()
 
     def process_request(self, request: Request) -> Request | None:
         if not self._is_image_request(request):

@@ -60,6 +60,7 @@ from scrapy_webclean.integration.state import CrawlState
 from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state import StateUnavailable
 from scrapy_webclean.state.stores import LIST_NAMESPACE, url_key
+from scrapy_webclean.text.tokenize import load_segmenter
 from scrapy_webclean.urls import is_site_root
 
 if TYPE_CHECKING:
@@ -243,6 +244,10 @@ class DedupPipeline:
         return results
 
     def open_spider(self, spider: Any = None) -> None:
+        # jieba cuts the Chinese paragraphs whose keywords a page's fingerprint holds: its
+        # dictionary is loaded now rather than on the first Chinese page (about a second
+        # that would block the event loop).
+        load_segmenter()
         # Connected now, after the feeds' own handler: an item is marked exported once
         # they wrote it.
         if self.state.dedup_backend() is not None:

@@ -32,9 +32,10 @@ from scrapy_webclean.html.loader import Limits, decode_html
 from scrapy_webclean.integration.accounting import WebcleanDrop
 from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
-from scrapy_webclean.integration.workers import Cleaned, WorkerPool, clean_page
+from scrapy_webclean.integration.workers import Cleaned, WorkerPool, clean_page, warm_up
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
 from scrapy_webclean.segmentation.quark import QuarkOptions
+from scrapy_webclean.text.tokenize import load_segmenter
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -249,8 +250,10 @@ class CleanPipeline:
         return self._workers
 
     def open_spider(self, spider: Any = None) -> None:
-        """Find the crawl's ad-image filter, and start the worker processes now, so the
-        first pages do not wait for them."""
+        """Find the crawl's ad-image filter, and start the worker processes now (or, when
+        pages are cleaned in this process, load the cleaner's dictionaries and models), so
+        the first pages do not wait for them: a load on the first page would block the
+        event loop for a second or more."""
         from scrapy_webclean.integration.adfilter import AdImageFilter
 
         ad_filter = self.crawler.get_downloader_middleware(AdImageFilter)
@@ -261,6 +264,9 @@ class CleanPipeline:
         pool = self._pool()
         if pool is not None:
             pool.warm_up()
+        else:
+            warm_up(self.cleaner.options)
+            load_segmenter()  # (the in-page TF-IDF cuts Chinese blocks with jieba)
 
     def close_spider(self, spider: Any = None) -> None:
         if self._workers is not None:

@@ -403,10 +403,11 @@ _WARM_UP_PAGE = (
 )
 
 
-def _warm_up() -> None:
-    """Clean one small page (English and Chinese) with a throwaway cleaner, so imports and
-    dictionaries are loaded before the crawl's first page (the site state stays empty)."""
-    Cleaner(CleanOptions()).clean(_WARM_UP_PAGE, None)
+def warm_up(options: CleanOptions | None = None) -> None:
+    """Clean one small page (English and Chinese) with a throwaway cleaner of ``options``
+    (the defaults when None), so imports, dictionaries and models are loaded before the
+    crawl's first page (the site state stays empty)."""
+    Cleaner(options or CleanOptions()).clean(_WARM_UP_PAGE, None)
 
 
 class WorkerPool:
@@ -496,7 +497,7 @@ class WorkerPool:
     def warm_up(self) -> None:
         """Start every worker (imports, dictionaries) before the first page arrives."""
         for pool in self._pools:
-            pool.submit(_warm_up)
+            pool.submit(warm_up)
 
     def close(self) -> None:
         """Let the workers finish their pages, write what their state still holds (each
