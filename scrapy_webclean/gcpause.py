@@ -1,4 +1,5 @@
-"""The cyclic garbage collector paused while a page is cleaned: :func:`gc_paused`.
+"""The cyclic garbage collector kept out of the way: paused while a page is cleaned
+(:func:`gc_paused`), and kept off what a crawl loads once (:func:`freeze_start_up`).
 
 Cleaning a page makes tens of thousands of short-lived containers (the page model's
 lists, the lines, their features), nearly all freed by reference counting when the page
@@ -8,6 +9,13 @@ cleaning. Paused while a page is cleaned, it collects any cycle left behind on i
 run. The pause is process-wide, so it is only ever lifted by the call that made it: with
 several threads cleaning at once, the collector runs again once the last of those that
 found it running is done, and a collector the program turned off stays off.
+
+What a crawl loads when it starts lives as long as the crawl: modules, the cleaner's
+models, the word lists. Every full collection walks it again; moved out of the collector's
+reach once the crawl has started, it is never walked (in the demo crawl, the full
+collections of the crawl's process took half the time, 1.2 s instead of 2.5 s, and the
+longest one 95 ms instead of 166 ms: ``benchmarks/crawl.py``). Reference counting still
+frees those objects; only a cycle among them that became garbage later would stay.
 """
 
 from __future__ import annotations
@@ -28,3 +36,10 @@ def gc_paused() -> Iterator[None]:
     finally:
         if running:
             gc.enable()
+
+
+def freeze_start_up() -> int:
+    """Move every object alive now out of the cyclic collector's reach (``gc.freeze``), so
+    that full collections no longer walk them; return how many objects that holds."""
+    gc.freeze()
+    return gc.get_freeze_count()

@@ -28,6 +28,7 @@ from scrapy_webclean.ads.features import is_content_photo
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
 from scrapy_webclean.extraction.linemodel import line_model_named
 from scrapy_webclean.extraction.template import TemplateModel
+from scrapy_webclean.gcpause import freeze_start_up
 from scrapy_webclean.html.loader import Limits, decode_html
 from scrapy_webclean.integration.accounting import WebcleanDrop
 from scrapy_webclean.integration.settings import check_settings, get_setting
@@ -136,6 +137,15 @@ class CleanPipeline:
         self._seconds = 0.0
         self._counts: Counter[str] = Counter()
         crawler.signals.connect(self._log_summary, signal=signals.spider_closed)
+        if get_setting(settings, "WEBCLEAN_GC_FREEZE"):
+            crawler.signals.connect(self._freeze_start_up, signal=signals.engine_started)
+
+    def _freeze_start_up(self) -> None:
+        """Once every component has opened (the models and dictionaries loaded), keep what
+        the crawl loaded out of the collector's full walks (``gcpause.freeze_start_up``)."""
+        frozen = freeze_start_up()
+        self.stats.set_value(f"{STATS_PREFIX}/gc/frozen_objects", frozen)
+        logger.debug("webclean: %d objects of the start-up kept out of the collector", frozen)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CleanPipeline:

@@ -308,6 +308,14 @@ SETTINGS: tuple[Setting, ...] = (
         integer(minimum=-1),
     ),
     Setting(
+        "WEBCLEAN_GC_FREEZE",
+        True,
+        "Once the crawl has started, move what it loaded (modules, models, word lists) out "
+        "of the garbage collector's reach (gc.freeze): shorter full collections, which "
+        "block the event loop.",
+        boolean(),
+    ),
+    Setting(
         "WEBCLEAN_WORKER_QUEUE",
         8,
         "Pages waiting per worker before process_item waits too (back-pressure).",
