@@ -10,8 +10,8 @@ the cost: :func:`overlap_tokens`.
 
 jieba is loaded lazily, once per process, on the first Chinese text to cut (its dictionary
 load takes 1-1.5 s, about 70 MB), or up front by :func:`load_segmenter` (a crawl does so
-before its first request: a load on its first Chinese page would block Scrapy's event loop
-for that long), and used with ``HMM=False``: feature tokens need to be stable and
+before its first request, whether or not it will meet Chinese: a load on its first Chinese
+page would block Scrapy's event loop for that long), and used with ``HMM=False``: feature tokens need to be stable and
 fast more than they need new-word discovery. Its words are cut by
 :class:`~scrapy_webclean.text.segmenter.Segmenter` (jieba's dictionary and algorithm, the
 same words about 1.6x faster than ``jieba.lcut``): :func:`tokenize` reads about 480k
