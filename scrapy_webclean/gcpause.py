@@ -12,9 +12,10 @@ found it running is done, and a collector the program turned off stays off.
 
 What a crawl loads when it starts lives as long as the crawl: modules, the cleaner's
 models, the word lists. Every full collection walks it again; moved out of the collector's
-reach once the crawl has started, it is never walked (in the demo crawl, the full
-collections of the crawl's process took half the time, 1.2 s instead of 2.5 s, and the
-longest one 95 ms instead of 166 ms: ``benchmarks/crawl.py``). Reference counting still
+reach once the crawl has started, it is never walked (in one demo crawl each way, the full
+collections of the crawl's process took 1.2 s instead of 2.5 s, the longest 95 ms instead
+of 166 ms: timed with ``gc.callbacks`` added for the purpose, which ``benchmarks/crawl.py``
+does not print). Reference counting still
 frees those objects; only a cycle among them that became garbage later would stay.
 """
 
