@@ -301,3 +301,27 @@ def test_a_line_that_shows_nothing_is_not_output() -> None:
     result = clean_html(page(body))
     assert result.text.split("\n") == [PROSE, f"{PROSE} Again."]
     assert "\u200d" not in result.markdown and "\u200b" not in result.markdown
+
+
+def test_a_lines_noise_verdict_is_remembered_across_pages_and_per_word_list() -> None:
+    from scrapy_webclean.extraction.lines import Line
+    from scrapy_webclean.extraction.options import ExtractOptions
+    from scrapy_webclean.extraction.verdicts import is_noise_text, noise_flags
+    from scrapy_webclean.segmentation.classify import NoiseWords
+
+    def line(text: str) -> Line:
+        return Line(0, 1, 1, text, len(text), 0, len(text) / 3.0)
+
+    opts = ExtractOptions()
+    footer = [line("Lorem dolor sit"), line("Ipsum dolor sit")]
+    lorems, ipsums = NoiseWords(["lorem"]), NoiseWords(["ipsum"])
+    is_noise_text.cache_clear()
+    assert noise_flags(footer, lorems, opts) == [True, False]
+    misses = is_noise_text.cache_info().misses
+    # the next page of the site: the same footer under a new paragraph
+    page_two = [line("A new paragraph of the next article, a sentence long."), *footer]
+    assert noise_flags(page_two, lorems, opts) == [False, True, False]
+    info = is_noise_text.cache_info()
+    assert (info.misses, info.hits) == (misses + 1, 2)
+    # another word list's verdicts are its own, not the first list's remembered ones
+    assert noise_flags(footer, ipsums, opts) == [False, True]

@@ -140,7 +140,7 @@ def keep_product_name(
         (
             i
             for i, line in enumerate(lines)
-            if len(line.text) >= size and comparable(line.text) == name and in_h1(model, line)
+            if len(line.text) >= size and in_h1(model, line) and comparable(line.text) == name
         ),
         None,
     )

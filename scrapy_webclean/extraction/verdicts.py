@@ -13,6 +13,7 @@ are ``repeats``' job.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
@@ -111,36 +112,41 @@ def region_verdicts(
     return in_region, kept, metadata
 
 
+#: Distinct line texts whose noise verdict each process remembers (:func:`noise_flags`):
+#: a site's menus and footers recur on every page it serves (six lines in ten on a news
+#: site's next page), short labels ("Share", "Home") on every site. About 4 MB when full.
+NOISE_VERDICTS_REMEMBERED = 16_384
+
+
 def noise_flags(lines: list[Line], noise_re: NoiseWords, opts: ExtractOptions) -> list[bool]:
     """Per line: a short line (under ``short_noise_units``) with a noise word, a picture
     credit, a bare address or (under ``UI_LINE_MAX_UNITS``) a control's label; or, of any
     length, a consent notice or another notice (``vocabulary.is_notice``: "All rights
     reserved", "Please enable JavaScript", "Thank you! Your submission has been
-    received!")."""
+    received!"). A verdict depends on the line's text alone: each distinct text is judged
+    once (:func:`is_noise_text` remembers the last :data:`NOISE_VERDICTS_REMEMBERED`)."""
     limit = opts.short_noise_units
-    flags = []
-    # Menus and footers repeat their lines within a page (a quarter of the short lines
-    # are repeats): each distinct text is judged once.
-    judged: dict[str, bool] = {}
-    for line in lines:
-        text = line.text
-        known = judged.get(text)
-        if known is not None:
-            flags.append(known)
-            continue
-        flag = line.units < limit and (
-            noise_re.search(text)
-            or is_picture_credit(text)
-            or BARE_URL_RE.match(text)
-            or (line.units < UI_LINE_MAX_UNITS and is_ui_line(text))
-        )
-        if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
-            flag = CONSENT_RE.search(text) is not None
-        if not flag and is_notice(text):
-            flag = True  # a legal notice, a fallback for a browser without scripts, a status
-        judged[text] = flag = bool(flag)
-        flags.append(flag)
-    return flags
+    return [
+        is_noise_text(line.text, line.units < limit, line.units < UI_LINE_MAX_UNITS, noise_re)
+        for line in lines
+    ]
+
+
+@lru_cache(maxsize=NOISE_VERDICTS_REMEMBERED)
+def is_noise_text(text: str, short: bool, control: bool, noise_re: NoiseWords) -> bool:
+    """The verdict of :func:`noise_flags` on a line's ``text``: ``short`` says the line is
+    under ``short_noise_units``, ``control`` under ``UI_LINE_MAX_UNITS``."""
+    flag = short and (
+        noise_re.search(text)
+        or is_picture_credit(text)
+        or BARE_URL_RE.match(text)
+        or (control and is_ui_line(text))
+    )
+    if not flag and ("ookie" in text or "OOKIE" in text):  # every consent names cookies
+        flag = CONSENT_RE.search(text) is not None
+    if not flag and is_notice(text):
+        flag = True  # a legal notice, a fallback for a browser without scripts, a status
+    return bool(flag)
 
 
 def spare_prose_and_code(model: PageModel, lines: list[Line], noisy: list[bool]) -> list[bool]:
