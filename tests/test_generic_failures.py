@@ -231,3 +231,25 @@ def test_a_wrapper_of_the_whole_page_is_not_judged_by_its_name() -> None:
     text = clean_html(html, "https://papers.example.org/list/cs.AI/recent").text
     assert all(title in text for title in titles), text
     assert "About" not in text
+
+
+def test_a_post_whose_body_is_a_video_keeps_its_headline_and_byline() -> None:
+    comment = (
+        "<li class='comment'><p class='author'>Reader {i}</p><p>I loved this one, thank you "
+        "so much for sharing it with all of us here today.</p></li>"
+    )
+    html = (
+        "<html><head><title>A walk by the river | The Blog</title></head><body>"
+        "<header><a href='/'>The Blog</a><nav><a href='/a'>About</a> <a href='/b'>Books</a>"
+        " <a href='/c'>Contact</a></nav></header>"
+        "<div id='main'><article class='post'><h1>A walk by the river</h1>"
+        "<p class='byline'>by Jane Doe on June 29, 2012</p><div class='video'>"
+        "<iframe src='https://www.youtube.com/embed/xyz' width='640' height='360'></iframe>"
+        "</div></article><section id='comments'><h3>12 comments</h3><ol>"
+        + "".join(comment.format(i=i) for i in range(12))
+        + "</ol></section></div>"
+        "<footer><p>Copyright 2012 The Blog. All rights reserved.</p></footer></body></html>"
+    )
+    result = clean_html(html, "http://blog.example.com/2012/06/29/a-walk-by-the-river/")
+    # Not nothing, and not the readers' comments: the headline and the byline.
+    assert result.text == "A walk by the river\nby Jane Doe on June 29, 2012"

@@ -191,7 +191,8 @@ def extract_main(
     types its structured data declares). ``seen_on_site[i]`` says line ``i`` was met on
     an earlier page of the site (``TemplateModel.template_evidence``): the line model
     never adds such a line to the rules' (a sidebar box of the site's first pages, before
-    the template model flags it).
+    the template model flags it). A page that keeps nothing but whose region has metadata
+    lines (a headline and a byline over a video) keeps those lines as its text.
     """
     opts = options or ExtractOptions()
     if not lines or len(model) == 0:
@@ -233,6 +234,10 @@ def extract_main(
     if title and product is not None:
         keep_product_name(model, lines, extraction.kept, title, product)
     drop_repeated_copies(model, lines, extraction.kept, opts.repeat_min_units)
+    if not any(extraction.kept) and any(extraction.metadata):
+        # The region holds a headline and a byline and nothing else (a post whose body is a
+        # video or a photo): they are all the page says, its text rather than nothing.
+        extraction.kept = extraction.metadata[:]
     return extraction
 
 
