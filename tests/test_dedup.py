@@ -406,3 +406,42 @@ def test_a_front_page_is_compared_as_a_list_whatever_its_type() -> None:
             item = {"url": url, "text": text, "page_type": "article"}
             assert run(dedup, item) is item
         assert stats.get_value("webclean/dedup/unique") == 2  # type: ignore[attr-defined]
+
+
+def test_fingerprints_made_elsewhere_give_the_same_answers() -> None:
+    texts = [
+        ("http://a/1", article("en", 1), False),
+        ("http://b/1", article("en", 1) + "\nReprinted with permission.", False),
+        ("http://a/list", "\n".join(paragraphs(article("en", 2))[:3]), True),
+        ("http://b/list", "\n".join(paragraphs(article("en", 2))[:3]), True),
+        ("http://a/2", article("zh", 4), False),
+    ]
+    fresh = PageIndex.of_stores(DedupOptions(), MemoryDedupStore(), MemoryDedupStore())
+    made = PageIndex.of_stores(DedupOptions(), MemoryDedupStore(), MemoryDedupStore())
+    expected = fresh.check_many(texts)
+    fps = [made.articles.fingerprint(text) for _, text, _ in texts]
+    fps[0] = None  # (one not made elsewhere: fingerprinted by the index)
+    assert made.check_many(texts, fps) == expected
+    assert [m.key if m else None for m in expected] == [
+        None,
+        "http://a/1",
+        None,
+        "http://a/list",
+        None,
+    ]
+
+
+def test_the_pipeline_takes_a_handed_fingerprint_for_its_own_text_only() -> None:
+    dedup, stats = pipeline()
+    text = article("en", 6)
+    first = {"url": "http://a/1", "text": text, "page_type": "article"}
+    dedup.hand_fingerprint(first, text, dedup.index.articles.fingerprint(text))
+    assert run(dedup, first) is first
+    # A fingerprint of another text (the item's text changed since) is not used.
+    copy = {"url": "http://b/1", "text": text, "page_type": "article"}
+    other = article("en", 7)
+    dedup.hand_fingerprint(copy, other, dedup.index.articles.fingerprint(other))
+    with pytest.raises(DropItem, match="duplicate of http://a/1"):
+        run(dedup, copy)
+    assert stats.get_value("webclean/dedup/fingerprints_handed") == 1  # type: ignore[attr-defined]
+    assert not dedup._handed

@@ -158,6 +158,8 @@ def test_raw_html_is_not_exported_and_stats_add_up(crawl: dict[str, Any]) -> Non
         stats["webclean/dedup/unique"] + dropped + stats.get("webclean/dedup/skipped/no_text", 0)
         == stats["webclean/items/in"]
     )
+    # Every text compared was fingerprinted where it was cleaned, not in the crawl's process.
+    assert stats["webclean/dedup/fingerprints_handed"] == stats["webclean/dedup/unique"] + dropped
     assert "webclean dedup:" in crawl["log"]
     assert not [key for key in stats if key.startswith("webclean/items/failed")]
     assert "webclean summary:" in crawl["log"]

@@ -279,3 +279,33 @@ def test_a_worker_reports_pages_cleaned_blind_and_writes_lost_to_the_crawl(
     # At close: what the worker kept while the server was away (each page's URL claim, its
     # page counter and its line counters) is lost, and reported once.
     assert len(heard) == 3 and heard[2][:2] == (None, False) and heard[2][2] > 2
+
+
+def test_a_page_is_fingerprinted_where_it_is_cleaned_as_the_dedup_pipeline_compares_it() -> None:
+    from scrapy_webclean.dedup.fingerprint import fingerprint
+    from scrapy_webclean.integration.workers import FingerprintRequest
+    from scrapy_webclean.markdown import markdown_to_text
+
+    body = "".join(f"<p>{p}</p>" for p in article("en", 8).split("\n") if p.strip())
+    html = f"<html><head><title>T</title></head><body><article>{body}</article></body></html>"
+    cleaner = Cleaner(CleanOptions())
+    ask = FingerprintRequest(("harbour",), frozenset(("other",)))
+    cleaned = clean_page(cleaner, html, "http://a/story", None, False, False, ask)
+    assert cleaned.data is not None and cleaned.fingerprint is not None
+    text, fp = cleaned.fingerprint
+    expected = fingerprint(text, ("harbour",))
+    assert text == cleaned.data["text"]
+    assert (fp.exact, fp.sentences, fp.fuzzy) == (
+        expected.exact,
+        expected.sentences,
+        expected.fuzzy,
+    )
+    assert (fp.signature == expected.signature).all()
+    # Markdown items are compared as plain text.
+    cleaned = clean_page(cleaner, html, "http://a/story", None, False, True, ask)
+    assert cleaned.data is not None and cleaned.fingerprint is not None
+    assert cleaned.fingerprint[0] == markdown_to_text(cleaned.data["text"])
+    # Nothing asked, or a page type the dedup pipeline does not compare: none made.
+    assert clean_page(cleaner, html, "http://a/story", None, False).fingerprint is None
+    skip_all = FingerprintRequest((), frozenset((cleaned.page_type,)))
+    assert clean_page(cleaner, html, "http://a/s", None, False, False, skip_all).fingerprint is None

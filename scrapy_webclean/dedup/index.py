@@ -190,10 +190,20 @@ class NearDuplicateIndex:
         counts = self._counts([fp])
         return self._best(fp, docs, counts)
 
-    def check_many(self, items: Sequence[tuple[str, str, bool]]) -> list[Match | None]:
+    def fingerprint(self, text: str) -> Fingerprint:
+        """The fingerprint this index compares ``text`` by (with its query keywords)."""
+        return fingerprint(text, self.options.keywords)
+
+    def check_many(
+        self,
+        items: Sequence[tuple[str, str, bool]],
+        fingerprints: Sequence[Fingerprint | None] = (),
+    ) -> list[Match | None]:
         """:meth:`check` with ``add`` for a batch of ``(key, text, exact_only)``, in order:
         each text is compared with the texts before it in the batch too. A batch costs a
-        remote store about as many round trips as one text.
+        remote store about as many round trips as one text. ``fingerprints[i]``, when given
+        and not None, is :meth:`fingerprint` of item ``i``'s text, computed already (where
+        the page was cleaned).
 
         Several processes may share one store: the exact hash is claimed atomically, and a
         text added while documents were being added by others is compared with those too,
@@ -201,7 +211,11 @@ class NearDuplicateIndex:
         one the store numbered first).
         """
         store, opts = self.store, self.options
-        fps = [fingerprint(text, opts.keywords) for _, text, _ in items]
+        given = list(fingerprints) or [None] * len(items)
+        fps = [
+            fp if fp is not None else fingerprint(text, opts.keywords)
+            for (_, text, _), fp in zip(items, given, strict=True)
+        ]
         looks = store.lookup(
             [self._query(fp, only) for fp, (_, _, only) in zip(fps, items, strict=True)]
         )

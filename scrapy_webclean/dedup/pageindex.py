@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from scrapy_webclean.dedup.fingerprint import Fingerprint
 from scrapy_webclean.dedup.index import DedupOptions, Match, NearDuplicateIndex
 from scrapy_webclean.dedup.store import DedupStore
 
@@ -54,13 +55,29 @@ class PageIndex:
     def __len__(self) -> int:
         return len(self.articles) + len(self.lists)
 
-    def check_many(self, items: Sequence[tuple[str, str, bool]]) -> list[Match | None]:
+    def check_many(
+        self,
+        items: Sequence[tuple[str, str, bool]],
+        fingerprints: Sequence[Fingerprint | None] = (),
+    ) -> list[Match | None]:
         """For each ``(key, text, is_list)``, in order, its earlier copy or None; every
-        text is added (see the module for what a list page is compared with)."""
-        results = self.articles.check_many(items)
+        text is added (see the module for what a list page is compared with).
+        ``fingerprints`` are the texts' fingerprints where already computed (None where
+        not, see ``NearDuplicateIndex.check_many``): each text is fingerprinted once, for
+        both indexes (when their options have the same keywords, as ``of_stores`` makes them)."""
+        given = list(fingerprints) or [None] * len(items)
+        fps = [
+            fp if fp is not None else self.articles.fingerprint(text)
+            for (_, text, _), fp in zip(items, given, strict=True)
+        ]
+        results = self.articles.check_many(items, fps)
         pending = [i for i, (_, _, is_list) in enumerate(items) if is_list and results[i] is None]
         if pending:
-            found = self.lists.check_many([(items[i][0], items[i][1], False) for i in pending])
+            same = self.lists.options.keywords == self.articles.options.keywords
+            found = self.lists.check_many(
+                [(items[i][0], items[i][1], False) for i in pending],
+                [fps[i] for i in pending] if same else (),
+            )
             for i, match in zip(pending, found, strict=True):
                 results[i] = match
         return results

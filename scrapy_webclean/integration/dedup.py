@@ -51,12 +51,14 @@ from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThreadPool
 
 from scrapy_webclean.dedup import DedupOptions
+from scrapy_webclean.dedup.fingerprint import Fingerprint
 from scrapy_webclean.dedup.index import Match
 from scrapy_webclean.dedup.pageindex import PageIndex
 from scrapy_webclean.integration.accounting import WebcleanDrop, flush_feeds
 from scrapy_webclean.integration.pipelines import output_format
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.state import CrawlState
+from scrapy_webclean.integration.workers import FingerprintRequest
 from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state import StateUnavailable
 from scrapy_webclean.state.stores import LIST_NAMESPACE, url_key
@@ -87,6 +89,8 @@ UNCOMPARED_PAGE_TYPES = frozenset(("other",))
 PAGES_TABLE, DONE_TABLE = "dd:pages", "dd:done"
 #: What an earlier item of a URL became: none met, checked (never marked exported), exported.
 NEW, CHECKED, EXPORTED = "new", "checked", "exported"
+#: Fingerprints handed over by the clean pipeline that wait for their item at most.
+HANDED_MAX = 10_000
 
 
 class DedupPipeline:
@@ -111,6 +115,10 @@ class DedupPipeline:
         self.markdown = output_format(settings) == "markdown"
         keywords = tuple(get_setting(settings, "WEBCLEAN_QUERY_KEYWORDS"))
         options = DedupOptions(keywords=keywords)
+        self.keywords = keywords
+        #: Fingerprints made where the pages were cleaned (``CleanPipeline``), by item id:
+        #: (item, the text fingerprinted, its fingerprint), oldest first.
+        self._handed: dict[int, tuple[Any, str, Fingerprint]] = {}
         self.state = CrawlState.of(crawler)
         self.index = PageIndex.of_stores(
             options,
@@ -147,7 +155,7 @@ class DedupPipeline:
             exact_only = (
                 isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
             ) or is_site_root(url)
-            page = _Page(url, key, text, exact_only)
+            page = _Page(url, key, text, exact_only, self._handed_fingerprint(item, text))
         elif url is not None and self.state.dedup_backend() is not None:
             # No main text (a hub page, a failed clean, a page of a few lines): nothing to
             # compare; its URL is still claimed, so that it is passed on once across a kill
@@ -216,6 +224,30 @@ class DedupPipeline:
             adapter[self.mark_field] = match.key
         return item
 
+    def fingerprint_request(self) -> FingerprintRequest:
+        """What this pipeline compares, for the pages' fingerprints to be made where they
+        are cleaned (``CleanPipeline`` asks, and hands each one over with
+        :meth:`hand_fingerprint`)."""
+        return FingerprintRequest(self.keywords, UNCOMPARED_PAGE_TYPES)
+
+    def hand_fingerprint(self, item: Any, text: str, fp: Fingerprint) -> None:
+        """Take the fingerprint of ``item``'s text, made where the page was cleaned: the
+        check of the item uses it when the text it compares is ``text``. (At most
+        :data:`HANDED_MAX` wait: an item dropped between the pipelines leaves its own
+        behind until then.)"""
+        handed = self._handed
+        handed.pop(id(item), None)
+        handed[id(item)] = (item, text, fp)
+        if len(handed) > HANDED_MAX:
+            del handed[next(iter(handed))]
+
+    def _handed_fingerprint(self, item: Any, text: str) -> Fingerprint | None:
+        entry = self._handed.pop(id(item), None)
+        if entry is None or entry[0] is not item or entry[1] != text:
+            return None
+        self.stats.inc_value(f"{PREFIX}/fingerprints_handed")
+        return entry[2]
+
     def check_pages(self, pages: Sequence[_Page]) -> list[_Result]:
         """For each page, in order: what an earlier item of its URL became (``NEW``: none;
         ``CHECKED``: checked, never marked exported; ``EXPORTED``), its URL claimed (in the
@@ -239,7 +271,8 @@ class DedupPipeline:
         ]
         if todo:
             checks = [(pages[i].key, pages[i].text or "", pages[i].exact_only) for i in todo]
-            for i, match in zip(todo, self.index.check_many(checks), strict=True):
+            handed = [pages[i].fp for i in todo]
+            for i, match in zip(todo, self.index.check_many(checks, handed), strict=True):
                 results[i] = (before[i], match)
         return results
 
@@ -342,6 +375,8 @@ class _Page:
     key: str
     text: str | None
     exact_only: bool
+    #: The text's fingerprint, when made where the page was cleaned.
+    fp: Fingerprint | None = None
 
 
 _Result = tuple[str, Match | None]

@@ -33,7 +33,13 @@ from scrapy_webclean.html.loader import Limits, decode_html
 from scrapy_webclean.integration.accounting import WebcleanDrop
 from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
-from scrapy_webclean.integration.workers import Cleaned, WorkerPool, clean_page, warm_up
+from scrapy_webclean.integration.workers import (
+    Cleaned,
+    FingerprintRequest,
+    WorkerPool,
+    clean_page,
+    warm_up,
+)
 from scrapy_webclean.segmentation.classify import DEFAULT_NOISE_WORDS, ClassifierOptions
 from scrapy_webclean.segmentation.quark import QuarkOptions
 from scrapy_webclean.text.tokenize import load_segmenter
@@ -128,6 +134,10 @@ class CleanPipeline:
         self._ad_gate: Any = None
         #: Items cleaned before their turn (:meth:`clean_ahead`): id -> (item, result).
         self._ahead: dict[int, tuple[Any, Cleaned]] = {}
+        #: The crawl's dedup pipeline (found at open_spider), handed each text's
+        #: fingerprint, and what it compares (the fingerprints made where pages are cleaned).
+        self._dedup: Any = None
+        self._fingerprints: FingerprintRequest | None = None
         state = CrawlState.of(crawler)
         # (With workers, the template state lives in them; this one serves the pages
         # cleaned here when there is no event loop to await a worker.)
@@ -203,6 +213,8 @@ class CleanPipeline:
             cleaned.encoding = data["encoding"] = adapter[self._encoding_field]
         self._set_fields(item, adapter, data)
         self._settle_html(item, adapter, html, content_type)
+        if cleaned.fingerprint is not None and self._dedup is not None:
+            self._dedup.hand_fingerprint(item, *cleaned.fingerprint)
         self._inc("items/cleaned")
         self._inc(f"pages/lang/{cleaned.lang}")
         self._inc(f"pages/encoding/{cleaned.encoding}")
@@ -218,9 +230,17 @@ class CleanPipeline:
         pool = self._pool()
         if pool is None:
             return clean_page(
-                self.cleaner, html, url, content_type, self.include_blocks, self.markdown
+                self.cleaner,
+                html,
+                url,
+                content_type,
+                self.include_blocks,
+                self.markdown,
+                self._fingerprints,
             )
-        return await pool.clean(html, url, content_type, self.include_blocks, self.markdown)
+        return await pool.clean(
+            html, url, content_type, self.include_blocks, self.markdown, self._fingerprints
+        )
 
     async def clean_ahead(self, item: Any) -> bool:
         """Clean ``item`` now, before its turn in the item pipelines, and keep the result
@@ -260,17 +280,23 @@ class CleanPipeline:
         return self._workers
 
     def open_spider(self, spider: Any = None) -> None:
-        """Find the crawl's ad-image filter, and start the worker processes now (or, when
-        pages are cleaned in this process, load the cleaner's dictionaries and models), so
-        the first pages do not wait for them: a load on the first page would block the
-        event loop for a second or more."""
+        """Find the crawl's ad-image filter and its dedup pipeline, and start the worker
+        processes now (or, when pages are cleaned in this process, load the cleaner's
+        dictionaries and models), so the first pages do not wait for them: a load on the
+        first page would block the event loop for a second or more."""
         from scrapy_webclean.integration.adfilter import AdImageFilter
+        from scrapy_webclean.integration.dedup import DedupPipeline
 
         ad_filter = self.crawler.get_downloader_middleware(AdImageFilter)
         self._ad_gate = ad_filter.gate if ad_filter is not None else None
         if self._ad_gate is not None:
             # Template verdicts wait for the main content of a page this pipeline cleans.
             self._ad_gate.cleaner = self
+        self._dedup = self.crawler.get_item_pipeline(DedupPipeline)
+        if self._dedup is not None:
+            # Its fingerprints are made where the pages are cleaned: in the workers, off
+            # the event loop's thread.
+            self._fingerprints = self._dedup.fingerprint_request()
         pool = self._pool()
         if pool is not None:
             pool.warm_up()

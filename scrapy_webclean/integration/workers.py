@@ -65,6 +65,7 @@ from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import Any
 
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
+from scrapy_webclean.dedup.fingerprint import Fingerprint, fingerprint
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.extraction.template import (
     MemoryTemplateStore,
@@ -72,6 +73,7 @@ from scrapy_webclean.extraction.template import (
     TemplateStore,
     site_of,
 )
+from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state.stores import BackendTemplateStore
 
 logger = logging.getLogger(__name__)
@@ -143,6 +145,22 @@ class Cleaned:
     #: Learning writes the worker lost since its last page (Redis away; 0 when inline,
     #: where the crawl's own state counts them).
     lost_writes: int = 0
+    #: The text the dedup pipeline will compare and its fingerprint, computed where the
+    #: page was cleaned (with a :class:`FingerprintRequest`; None otherwise, or for a page
+    #: the dedup pipeline does not compare).
+    fingerprint: tuple[str, Fingerprint] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FingerprintRequest:
+    """What the crawl's dedup pipeline compares, so that a page's text is fingerprinted
+    where the page is cleaned (in its worker: not in the crawl's process, whose event loop
+    the crawl waits on): the query ``keywords`` its fingerprints use, and the page types it
+    does not compare. (A Markdown text is compared as plain text, as the dedup pipeline
+    reads it: ``markdown.markdown_to_text``.)"""
+
+    keywords: tuple[str, ...] = ()
+    skipped_types: frozenset[str] = frozenset()
 
 
 def clean_page(
@@ -152,10 +170,13 @@ def clean_page(
     content_type: Any,
     include_blocks: bool,
     markdown: bool = False,
+    fingerprints: FingerprintRequest | None = None,
 ) -> Cleaned:
     """Clean one page with ``cleaner`` (in the crawl's process or in a worker); with
     ``markdown`` the item's text is the Markdown of the main content. A page is learned by
-    a state-backed template store once per URL (see ``BackendTemplateStore.page``)."""
+    a state-backed template store once per URL (see ``BackendTemplateStore.page``). With
+    ``fingerprints``, the text is fingerprinted for the dedup pipeline too
+    (:attr:`Cleaned.fingerprint`)."""
     started = time.perf_counter()
     store = cleaner.template_model.store
     learning: AbstractContextManager[None] = (
@@ -172,7 +193,7 @@ def clean_page(
     except Exception as exc:  # never let one page stop the crawl
         logger.exception("webclean: unexpected error cleaning %s", url)
         return Cleaned(reason="internal_error", message=repr(exc))
-    return Cleaned(
+    cleaned = Cleaned(
         data,
         result.lang,
         result.encoding,
@@ -181,6 +202,15 @@ def clean_page(
         seconds=time.perf_counter() - started,
         template_unavailable=isinstance(store, BackendTemplateStore) and store.blind,
     )
+    text = data["text"]
+    if (
+        fingerprints is not None
+        and result.page_type not in fingerprints.skipped_types
+        and text.strip()  # (the dedup pipeline compares no blank text)
+    ):
+        compared = markdown_to_text(text) if markdown else text
+        cleaned.fingerprint = (compared, fingerprint(compared, fingerprints.keywords))
+    return cleaned
 
 
 _CLEANER: Cleaner | None = None
@@ -364,10 +394,15 @@ def _start_worker(options: CleanOptions, spec: StateSpec, logs: Connection, leve
 
 
 def _work(
-    html: bytes | str, url: str | None, content_type: Any, include_blocks: bool, markdown: bool
+    html: bytes | str,
+    url: str | None,
+    content_type: Any,
+    include_blocks: bool,
+    markdown: bool,
+    fingerprints: FingerprintRequest | None,
 ) -> Cleaned:
     assert _CLEANER is not None, "worker not started"
-    cleaned = clean_page(_CLEANER, html, url, content_type, include_blocks, markdown)
+    cleaned = clean_page(_CLEANER, html, url, content_type, include_blocks, markdown, fingerprints)
     cleaned.worker_rss = _peak_rss()
     cleaned.lost_writes = _take_lost()
     return cleaned
@@ -468,15 +503,17 @@ class WorkerPool:
         content_type: Any,
         include_blocks: bool,
         markdown: bool = False,
+        fingerprints: FingerprintRequest | None = None,
     ) -> Cleaned:
-        """Clean a page in its site's worker (waiting for a slot when the worker is busy)."""
+        """Clean a page in its site's worker (waiting for a slot when the worker is busy);
+        see :func:`clean_page`."""
         index = self.worker_for(url)
         async with self._slots[index]:
             loop = asyncio.get_running_loop()
             pool = self._pools[index]
             try:
                 cleaned = await loop.run_in_executor(
-                    pool, _work, html, url, content_type, include_blocks, markdown
+                    pool, _work, html, url, content_type, include_blocks, markdown, fingerprints
                 )
                 if self.reporter is not None and (
                     cleaned.template_unavailable or cleaned.lost_writes
