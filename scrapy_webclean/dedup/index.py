@@ -194,6 +194,17 @@ class NearDuplicateIndex:
         """The fingerprint this index compares ``text`` by (with its query keywords)."""
         return fingerprint(text, self.options.keywords)
 
+    def fingerprints(
+        self, texts: Sequence[str], given: Sequence[Fingerprint | None] = ()
+    ) -> list[Fingerprint]:
+        """Each text's fingerprint: ``given[i]`` when there and not None (made where the
+        page was cleaned), else :meth:`fingerprint`."""
+        made = list(given) or [None] * len(texts)
+        return [
+            fp if fp is not None else self.fingerprint(text)
+            for text, fp in zip(texts, made, strict=True)
+        ]
+
     def check_many(
         self,
         items: Sequence[tuple[str, str, bool]],
@@ -211,11 +222,7 @@ class NearDuplicateIndex:
         one the store numbered first).
         """
         store, opts = self.store, self.options
-        given = list(fingerprints) or [None] * len(items)
-        fps = [
-            fp if fp is not None else fingerprint(text, opts.keywords)
-            for (_, text, _), fp in zip(items, given, strict=True)
-        ]
+        fps = self.fingerprints([text for _, text, _ in items], fingerprints)
         looks = store.lookup(
             [self._query(fp, only) for fp, (_, _, only) in zip(fps, items, strict=True)]
         )

@@ -65,11 +65,7 @@ class PageIndex:
         ``fingerprints`` are the texts' fingerprints where already computed (None where
         not, see ``NearDuplicateIndex.check_many``): each text is fingerprinted once, for
         both indexes (when their options have the same keywords, as ``of_stores`` makes them)."""
-        given = list(fingerprints) or [None] * len(items)
-        fps = [
-            fp if fp is not None else self.articles.fingerprint(text)
-            for (_, text, _), fp in zip(items, given, strict=True)
-        ]
+        fps = self.articles.fingerprints([text for _, text, _ in items], fingerprints)
         results = self.articles.check_many(items, fps)
         pending = [i for i, (_, _, is_list) in enumerate(items) if is_list and results[i] is None]
         if pending:

@@ -113,10 +113,10 @@ def region_verdicts(
 
 
 #: Distinct line texts whose noise verdict each process remembers (:func:`noise_flags`):
-#: a site's menus and footers recur on every page it serves (on dragnet-gold's news sites,
-#: 58% of a page's distinct lines were on an earlier page of the set), short labels ("Share", "Home") on every site. About 7 MB when full
-#: (3.3 MB of entries, 3.4 MB of texts, measured on the last 16,384 distinct lines of WCXB's
-#: and dragnet-gold's pages).
+#: a site's menus and footers recur on every page it serves (on dragnet-gold's news
+#: sites, 58% of a page's distinct lines were on an earlier page of the set), short labels
+#: ("Share", "Home") on every site. About 7 MB when full (3.3 MB of entries, 3.4 MB of
+#: texts, measured on the last 16,384 distinct lines of WCXB's and dragnet-gold's pages).
 NOISE_VERDICTS_REMEMBERED = 16_384
 
 
