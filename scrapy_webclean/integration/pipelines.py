@@ -49,6 +49,8 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
     from scrapy.statscollectors import StatsCollector
 
+    from scrapy_webclean.integration.dedup import DedupPipeline
+
 logger = logging.getLogger(__name__)
 
 STATS_PREFIX = "webclean"
@@ -136,7 +138,7 @@ class CleanPipeline:
         self._ahead: dict[int, tuple[Any, Cleaned]] = {}
         #: The crawl's dedup pipeline (found at open_spider), handed each text's
         #: fingerprint, and what it compares (the fingerprints made where pages are cleaned).
-        self._dedup: Any = None
+        self._dedup: DedupPipeline | None = None
         self._fingerprints: FingerprintRequest | None = None
         state = CrawlState.of(crawler)
         # (With workers, the template state lives in them; this one serves the pages
