@@ -99,3 +99,22 @@ print(gc.get_freeze_count(), crawler.stats.get_value("webclean/gc/frozen_objects
         "0",
         "None",
     ]
+
+
+def test_the_workers_are_asked_to_freeze_what_they_load_as_the_setting_says() -> None:
+    body = """
+from scrapy_webclean.integration.pipelines import CleanPipeline
+
+import asyncio
+
+async def main():
+    pipeline = crawler.get_item_pipeline(CleanPipeline)
+    pool = pipeline._pool()  # (under an event loop; no worker starts before its first job)
+    print(pool.freeze)
+    pipeline.close_spider(crawler.spider)
+
+asyncio.run(main())
+"""
+    for setting in (True, False):
+        settings = {"ITEM_PIPELINES": {}, "WEBCLEAN_WORKERS": 1, "WEBCLEAN_GC_FREEZE": setting}
+        assert _run(settings, body).split() == [str(setting)]

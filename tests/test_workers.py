@@ -309,3 +309,17 @@ def test_a_page_is_fingerprinted_where_it_is_cleaned_as_the_dedup_pipeline_compa
     assert clean_page(cleaner, html, "http://a/story", None, False).fingerprint is None
     skip_all = FingerprintRequest((), frozenset((cleaned.page_type,)))
     assert clean_page(cleaner, html, "http://a/s", None, False, False, skip_all).fingerprint is None
+
+
+def test_a_worker_keeps_what_it_loaded_out_of_the_collectors_walks_when_asked() -> None:
+    import gc
+
+    counts = []
+    for freeze in (True, False):
+        pool = WorkerPool(1, CleanOptions(), StateSpec(), freeze=freeze)
+        try:
+            counts.append(pool._pools[0].submit(gc.get_freeze_count).result(timeout=120))
+        finally:
+            pool.close()
+    # Frozen: the models, the dictionaries and the modules (over 10,000 objects); else none.
+    assert counts[0] > 10_000 and counts[1] == 0

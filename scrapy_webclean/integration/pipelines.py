@@ -149,7 +149,10 @@ class CleanPipeline:
         self._seconds = 0.0
         self._counts: Counter[str] = Counter()
         crawler.signals.connect(self._log_summary, signal=signals.spider_closed)
-        if get_setting(settings, "WEBCLEAN_GC_FREEZE"):
+        #: ``WEBCLEAN_GC_FREEZE``: what the crawl's process and each worker load at start is
+        #: kept out of the collector's full walks.
+        self.gc_freeze = bool(get_setting(settings, "WEBCLEAN_GC_FREEZE"))
+        if self.gc_freeze:
             crawler.signals.connect(self._freeze_start_up, signal=signals.engine_started)
 
     def _freeze_start_up(self) -> None:
@@ -272,7 +275,9 @@ class CleanPipeline:
             return None
         if self._workers is None:
             spec = CrawlState.of(self.crawler).worker_spec()
-            self._workers = WorkerPool(self.workers, self.cleaner.options, spec, self.queue)
+            self._workers = WorkerPool(
+                self.workers, self.cleaner.options, spec, self.queue, self.gc_freeze
+            )
             logger.info(
                 "webclean: cleaning in %d worker process%s (template state: %s)",
                 self.workers,

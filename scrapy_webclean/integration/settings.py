@@ -312,7 +312,8 @@ SETTINGS: tuple[Setting, ...] = (
         True,
         "Once the crawl has started, move what it loaded (modules, models, word lists) out "
         "of the garbage collector's reach (gc.freeze): shorter full collections, which "
-        "block the event loop.",
+        "block the event loop; each cleaning worker does the same once it has loaded its "
+        "models.",
         boolean(),
     ),
     Setting(

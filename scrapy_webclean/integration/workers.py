@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import ctypes
+import gc
 import io
 import logging
 import multiprocessing
@@ -73,6 +74,7 @@ from scrapy_webclean.extraction.template import (
     TemplateStore,
     site_of,
 )
+from scrapy_webclean.gcpause import freeze_start_up
 from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state.stores import BackendTemplateStore
 
@@ -380,9 +382,14 @@ def _forwarded_level() -> int:
     return max(root.getEffectiveLevel(), min(levels))
 
 
-def _start_worker(options: CleanOptions, spec: StateSpec, logs: Connection, level: int) -> None:
+def _start_worker(
+    options: CleanOptions, spec: StateSpec, logs: Connection, level: int, freeze: bool = False
+) -> None:
     """A worker's initializer: ignore Ctrl-C, end with the parent, log to the parent, then
-    build the cleaner with the crawl's template state."""
+    build the cleaner with the crawl's template state. With ``freeze``, it also cleans a
+    warm-up page (models and dictionaries loaded) and keeps what it loaded out of the
+    cyclic collector's full walks (``gcpause.freeze_start_up``), as the crawl's process
+    does once its engine has started."""
     global _CLEANER
     _ignore_interrupts()
     _exit_with_parent()
@@ -391,6 +398,10 @@ def _start_worker(options: CleanOptions, spec: StateSpec, logs: Connection, leve
         "webclean: cleaning worker started (pid %d, template state: %s)", os.getpid(), spec.kind
     )
     _CLEANER = Cleaner(options, template_model=TemplateModel(store=spec.template_store()))
+    if freeze:
+        warm_up(options)
+        gc.collect()  # (what the warm-up left in cycles is freed, not kept for good)
+        freeze_start_up()
 
 
 def _work(
@@ -449,9 +460,17 @@ class WorkerPool:
     """N single-process pools; a site always goes to the same one."""
 
     def __init__(
-        self, workers: int, options: CleanOptions, spec: StateSpec, queue: int = 8
+        self,
+        workers: int,
+        options: CleanOptions,
+        spec: StateSpec,
+        queue: int = 8,
+        freeze: bool = False,
     ) -> None:
+        """``freeze``: each worker keeps what it loads at start out of the cyclic
+        collector's full walks (``WEBCLEAN_GC_FREEZE``, see :func:`_start_worker`)."""
         self.options = options
+        self.freeze = freeze
         #: Hears each page's state report in this process (never sent to a worker).
         self.reporter = spec.reporter
         self.spec = replace(spec, reporter=None)
@@ -476,7 +495,7 @@ class WorkerPool:
             max_workers=1,
             mp_context=self._context,
             initializer=_start_worker,
-            initargs=(self.options, self.spec, writer, self._level),
+            initargs=(self.options, self.spec, writer, self._level, self.freeze),
         )
         if index is None:
             self._log_pipes.append(writer)
