@@ -399,7 +399,10 @@ def _start_worker(
     )
     _CLEANER = Cleaner(options, template_model=TemplateModel(store=spec.template_store()))
     if freeze:
-        warm_up(options)
+        try:
+            warm_up(options)
+        except Exception:  # (the worker still cleans: each page then says what fails)
+            logger.exception("webclean: a cleaning worker could not clean its warm-up page")
         gc.collect()  # (what the warm-up left in cycles is freed, not kept for good)
         freeze_start_up()
 
