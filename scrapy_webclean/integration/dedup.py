@@ -115,7 +115,6 @@ class DedupPipeline:
         self.markdown = output_format(settings) == "markdown"
         keywords = tuple(get_setting(settings, "WEBCLEAN_QUERY_KEYWORDS"))
         options = DedupOptions(keywords=keywords)
-        self.keywords = keywords
         #: Fingerprints made where the pages were cleaned (``CleanPipeline``), by item id:
         #: (item, the text fingerprinted, its fingerprint), oldest first.
         self._handed: dict[int, tuple[Any, str, Fingerprint]] = {}
@@ -228,7 +227,7 @@ class DedupPipeline:
         """What this pipeline compares, for the pages' fingerprints to be made where they
         are cleaned (``CleanPipeline`` asks, and hands each one over with
         :meth:`hand_fingerprint`)."""
-        return FingerprintRequest(self.keywords, UNCOMPARED_PAGE_TYPES)
+        return FingerprintRequest(self.index.articles.options.keywords, UNCOMPARED_PAGE_TYPES)
 
     def hand_fingerprint(self, item: Any, text: str, fp: Fingerprint) -> None:
         """Take the fingerprint of ``item``'s text, made where the page was cleaned: the

@@ -452,6 +452,10 @@ _WARM_UP_PAGE = (
 )
 
 
+def _started() -> None:
+    """A worker's first job when its initializer did the warm-up: nothing more to do."""
+
+
 def warm_up(options: CleanOptions | None = None) -> None:
     """Clean one small page (English and Chinese) with a throwaway cleaner of ``options``
     (the defaults when None), so imports, dictionaries and models are loaded before the
@@ -554,9 +558,11 @@ class WorkerPool:
                 return Cleaned(reason="worker_crashed", message=str(exc))
 
     def warm_up(self) -> None:
-        """Start every worker (imports, dictionaries) before the first page arrives."""
+        """Start every worker (imports, dictionaries) before the first page arrives. (A
+        worker that freezes has cleaned its warm-up page in its initializer already: it is
+        only started.)"""
         for pool in self._pools:
-            pool.submit(warm_up)
+            pool.submit(_started if self.freeze else warm_up)
 
     def close(self) -> None:
         """Let the workers finish their pages, write what their state still holds (each
