@@ -27,30 +27,21 @@ A worker that dies is replaced; its page is passed on uncleaned (``worker_crashe
 Interruptions: workers ignore SIGINT, so a Ctrl-C from the terminal (sent to the whole
 process group) reaches only the crawl, which stops gracefully: the pages being cleaned are
 finished and exported, and ``CleanPipeline.close_spider`` then shuts the workers down. A
-worker is spawned with SIGINT blocked (the signal stays pending, not raised, while it
-imports) until its initializer ignores it. A worker exits when the crawl's process dies,
-even by SIGKILL: ``PR_SET_PDEATHSIG`` on Linux, and on every system a thread that waits for
-the end of the pipe its parent holds. With the workers gone the multiprocessing resource
-tracker (which lives while any process holds its pipe) exits too.
+worker exits when the crawl's process dies, even by SIGKILL; with the workers gone the
+multiprocessing resource tracker (which lives while any process holds its pipe) exits too.
 
-Logging: a worker's log records are sent to the crawl's process over a pipe of its own and
-handed to the crawl's logger of the same name there, so they are written by Scrapy's log
-handlers (``LOG_FILE``, ``LOG_LEVEL``, its format, the ``log_count`` stats); what Python
-code in a worker writes to ``sys.stderr`` is logged the same way.
+Logging: a worker's log records, and what Python code in it writes to ``sys.stderr``, are
+written by the crawl's log handlers (``LOG_FILE``, ``LOG_LEVEL``, its format, the
+``log_count`` stats). How a worker process starts, ends and logs is ``workerprocess``'s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
-import ctypes
 import gc
-import io
 import logging
-import multiprocessing
 import os
-import signal
-import sys
 import threading
 import time
 import zlib
@@ -60,9 +51,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
-from logging.handlers import QueueHandler
-from multiprocessing.connection import Connection, wait
-from multiprocessing.context import SpawnContext, SpawnProcess
+from multiprocessing.connection import Connection
 from typing import Any
 
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
@@ -75,6 +64,14 @@ from scrapy_webclean.extraction.template import (
     site_of,
 )
 from scrapy_webclean.gcpause import freeze_start_up
+from scrapy_webclean.integration.workerprocess import (
+    WorkerContext,
+    exit_with_parent,
+    forwarded_level,
+    ignore_interrupts,
+    log_to_parent,
+    read_logs,
+)
 from scrapy_webclean.markdown import markdown_to_text
 from scrapy_webclean.state.stores import BackendTemplateStore
 
@@ -217,169 +214,11 @@ def clean_page(
 
 _CLEANER: Cleaner | None = None
 
-#: ``prctl`` option: the signal a process gets when the thread that forked it ends.
-_PR_SET_PDEATHSIG = 1
 #: How long closing the pool waits for the last log records of its workers (seconds).
 _LOG_DRAIN_SECONDS = 5.0
 #: How long closing the pool waits for a worker to write its state's last writes (its
 #: Redis client gives up after 1 s; this is a hang-guard).
 _FINISH_STATE_SECONDS = 15.0
-
-
-class _WorkerProcess(SpawnProcess):
-    """A spawned worker that cannot be interrupted before its initializer ignores SIGINT.
-
-    ``start`` blocks SIGINT in the spawning thread while the child is created: the child
-    inherits the blocked mask through exec, so a Ctrl-C during its start-up (interpreter
-    start, imports, unpickling) stays pending instead of raising ``KeyboardInterrupt``, and
-    is discarded when the initializer sets SIGINT to be ignored. The crawl's process still
-    gets its Ctrl-C: a signal blocked in one thread is delivered to another, or to this one
-    when the mask is restored.
-    """
-
-    #: Whether the spawning thread is the main thread (which lives as long as its process),
-    #: so that ``PR_SET_PDEATHSIG``, which follows the thread, follows the process. Pickled
-    #: with the process object into the child.
-    spawned_by_main_thread = False
-
-    def start(self) -> None:
-        self.spawned_by_main_thread = threading.current_thread() is threading.main_thread()
-        if not hasattr(signal, "pthread_sigmask"):  # Windows: no POSIX signal masks
-            super().start()
-            return
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            super().start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-class _WorkerContext(SpawnContext):
-    """The spawn context, with processes that start with SIGINT blocked."""
-
-    Process = _WorkerProcess
-
-
-def _ignore_interrupts() -> None:
-    """Ignore SIGINT from now on, then unblock it (a pending one is discarded): a terminal's
-    Ctrl-C is for the crawl, which stops the workers itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _exit_with_parent() -> None:
-    """End this worker when the process that spawned it ends, however it ends.
-
-    On Linux the kernel sends SIGKILL at the parent's death (``PR_SET_PDEATHSIG``, only
-    when the spawning thread was the main thread: the setting follows the thread). On
-    every system a daemon thread waits for the parent's end of the spawn pipe to close,
-    which happens when the parent exits or is killed, and ends the process.
-    """
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-    spawned_by_main = getattr(multiprocessing.current_process(), "spawned_by_main_thread", False)
-    if sys.platform.startswith("linux") and spawned_by_main:
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        except (OSError, AttributeError):  # no prctl: the thread below still watches
-            pass
-    if parent.pid is not None and os.getppid() != parent.pid:
-        os._exit(1)  # the parent died before the watch was set
-    sentinel = parent.sentinel
-    if sentinel is None:
-        return
-
-    def watch() -> None:
-        wait([sentinel])
-        os._exit(1)  # nothing to finish: the crawl that wanted this work is gone
-
-    threading.Thread(target=watch, name="webclean-parent-watch", daemon=True).start()
-
-
-class _SendToParent(QueueHandler):
-    """Sends each record (prepared as ``QueueHandler`` prepares it: message formatted,
-    traceback included, nothing unpicklable left) down this worker's log pipe. No queue and
-    no lock shared between processes: a worker killed while sending cannot block another."""
-
-    def __init__(self, connection: Connection) -> None:
-        logging.Handler.__init__(self)  # QueueHandler's own __init__ wants a queue
-        self.connection = connection
-
-    def enqueue(self, record: logging.LogRecord) -> None:
-        # Handler.handle holds this handler's lock: one record on the pipe at a time.
-        self.connection.send(record)
-
-
-class _StderrToLog(io.TextIOBase):
-    """The worker's ``sys.stderr``: each line written is logged at WARNING (logger
-    ``scrapy_webclean.integration.workers.stderr``), so it goes to the crawl's log."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._partial = ""
-        self._busy = False
-        self._logger = logging.getLogger(f"{__name__}.stderr")
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        if self._busy:
-            # Logging itself is failing and printing why: the real stderr is left.
-            if sys.__stderr__ is not None:
-                sys.__stderr__.write(text)
-            return len(text)
-        self._partial += text
-        *lines, self._partial = self._partial.split("\n")
-        self._busy = True
-        try:
-            for line in lines:
-                if line.strip():
-                    self._logger.warning("%s", line)
-        finally:
-            self._busy = False
-        return len(text)
-
-
-def _log_to_parent(connection: Connection, level: int) -> None:
-    """Send this worker's log records of ``level`` and above to the crawl's process, and
-    nothing to stderr: the root logger's only handler is the pipe, warnings are logged, and
-    ``sys.stderr`` is a logger."""
-    root = logging.getLogger()
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    root.addHandler(_SendToParent(connection))
-    root.setLevel(level)
-    logging.captureWarnings(True)
-    sys.stderr = _StderrToLog()
-
-
-def _read_logs(connection: Connection) -> None:
-    """In the crawl's process: hand each record a worker sends to the logger of the same
-    name, until the pipe closes (the worker ended and the pool let go of its own end)."""
-    with connection:
-        while True:
-            try:
-                record = connection.recv()
-            except Exception:  # closed, or torn by a worker killed while it sent
-                return
-            if isinstance(record, logging.LogRecord):
-                target = logging.getLogger(record.name)
-                if target.isEnabledFor(record.levelno):
-                    target.handle(record)
-
-
-def _forwarded_level() -> int:
-    """The lowest level the crawl's root log handlers write (Scrapy's ``LOG_LEVEL``):
-    workers do not send records that no handler would write."""
-    root = logging.getLogger()
-    levels = [handler.level for handler in root.handlers]
-    if not levels:
-        return logging.WARNING  # only logging's last resort, which writes warnings
-    return max(root.getEffectiveLevel(), min(levels))
 
 
 def _start_worker(
@@ -391,9 +230,9 @@ def _start_worker(
     cyclic collector's full walks (``gcpause.freeze_start_up``), as the crawl's process
     does once its engine has started."""
     global _CLEANER
-    _ignore_interrupts()
-    _exit_with_parent()
-    _log_to_parent(logs, level)
+    ignore_interrupts()
+    exit_with_parent()
+    log_to_parent(logs, level)
     logger.debug(
         "webclean: cleaning worker started (pid %d, template state: %s)", os.getpid(), spec.kind
     )
@@ -481,8 +320,8 @@ class WorkerPool:
         #: Hears each page's state report in this process (never sent to a worker).
         self.reporter = spec.reporter
         self.spec = replace(spec, reporter=None)
-        self._context = _WorkerContext()
-        self._level = _forwarded_level()
+        self._context = WorkerContext()
+        self._level = forwarded_level()
         #: Per worker: the pool's end of the log pipe, and the thread reading the other end.
         self._log_pipes: list[Connection] = []
         self._log_readers: list[threading.Thread] = []
@@ -495,7 +334,7 @@ class WorkerPool:
         """A one-worker pool with its own log pipe (at ``index``, replacing the one there)."""
         reader, writer = self._context.Pipe(duplex=False)
         thread = threading.Thread(
-            target=_read_logs, args=(reader,), name="webclean-worker-log", daemon=True
+            target=read_logs, args=(reader,), name="webclean-worker-log", daemon=True
         )
         thread.start()
         pool = ProcessPoolExecutor(
