@@ -70,7 +70,6 @@ from datasets import load_sets
 from dedup import minhash_baseline
 from htmlvariants import (
     DEFAULT_ARTICLES,
-    DETAILS,
     KINDS,
     ORIGINAL,
     SEED,
@@ -78,8 +77,9 @@ from htmlvariants import (
     DevDoc,
     DevSet,
     build_dev_set,
-    shingles,
 )
+from variantedits import DETAILS
+from variantpage import shingles
 
 from scrapy_webclean import clean_html
 from scrapy_webclean.dedup import DedupOptions, MemoryDedupStore
