@@ -43,548 +43,60 @@ What is measured:
   5-gram Jaccard of the missed page's text to the nearest earlier page of its cluster and
   the share of its article's ground truth that its cleaned text holds (a cleaner that lost
   the article is not the index's miss).
+
+The code, one job a module: ``dedup_html_runs.py`` cleans the pages and runs the
+detectors over the stream, ``dedup_html_report.py`` makes the tables and finds the misses,
+this file reads the arguments and prints the report in its order.
 """
 
 from __future__ import annotations
 
 import argparse
-import difflib
-import hashlib
 import json
-import pickle
 import random
-import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, astuple, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from datasets import load_sets
-from dedup import minhash_baseline
+from dedup_html_report import (
+    GRAM,
+    REACH_CONTAINMENT,
+    REACH_JACCARD,
+    detail_table,
+    kind_table,
+    main_table,
+    miss_list,
+    miss_table,
+    misses,
+    negative_table,
+    reachable,
+    revision,
+    show_diffs,
+    targets,
+    texts_table,
+    wrong_list,
+)
+from dedup_html_runs import COLUMNS, Cleaner, Stream, anchor, evaluate, ours
 from htmlvariants import (
     DEFAULT_ARTICLES,
     KINDS,
-    ORIGINAL,
     SEED,
     SETS,
-    DevDoc,
     DevSet,
     build_dev_set,
 )
-from variantedits import DETAILS
-from variantpage import shingles
 
-from scrapy_webclean import clean_html
-from scrapy_webclean.dedup import DedupOptions, MemoryDedupStore
-from scrapy_webclean.dedup.pageindex import PageIndex
-from scrapy_webclean.errors import CleanError
 from scrapy_webclean.integration.dedup import NEAR_PAGE_TYPES
 
-#: Character n-grams of the exact Jaccard reported for misses and false positives.
-GRAM = 5
-#: Targets of issue 22.
-TARGET_RECALL = 0.98
-TARGET_RECALL_OVER_ANCHOR = 0.02
-TARGET_PRECISION = 0.998
-TARGET_SPEED_RATIO = 3.0
-#: A missed page whose cleaned text holds less than this share of its article's truth
-#: (word 4-grams) lost the article in cleaning.
-LOST_ARTICLE_SHARE = 0.5
-#: Jaccard bands of the misses: at least HIGH is plainly the same text ...
-JACCARD_HIGH = 0.8
-#: ... below LOW the two cleaned texts are mostly different.
-JACCARD_LOW = 0.5
-#: A duplicate is within reach of a text-similarity detector when an earlier page of its
-#: cluster has this 5-gram Jaccard with it, or this containment.
-REACH_JACCARD = 0.5
-REACH_CONTAINMENT = 0.8
-NEGATIVES = ("same site", "same topic", "other")
 ROW_OURS = "ours (PageIndex, as DedupPipeline)"
 ROW_ANCHOR = "anchor (datasketch MinHash LSH, 5-grams, 128, 0.5 + exact Jaccard)"
 ROW_OURS_ALL = "ours, every page compared for near copies (diagnostic)"
-COLUMNS = (ORIGINAL, *KINDS)
-
-#: (key, text, exact_only) -> the key of the earlier page it copies, or None.
-Detector = Callable[[str, str, bool], "str | None"]
-
-
-# -- cleaning -------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Cleaned:
-    text: str
-    page_type: str
-    cpu_seconds: float
-    error: str = ""
-
-
-class Cleaner:
-    """``clean_html`` with an optional pickle cache (keyed by a hash of URL and bytes)."""
-
-    def __init__(self, cache: Path | None) -> None:
-        self.path = cache
-        self.cached: dict[str, Cleaned] = {}
-        if cache is not None and cache.exists():
-            with cache.open("rb") as fh:  # plain tuples, readable by any script
-                self.cached = {k: Cleaned(*v) for k, v in pickle.load(fh).items()}
-        self.loaded = set(self.cached)
-        self.from_file = 0  # pages read from the cache file
-        self.cpu_seconds = 0.0
-        self.pages = 0
-
-    def __call__(self, html: bytes, url: str | None) -> Cleaned:
-        key = hashlib.sha1((url or "").encode("utf-8") + b"\0" + html).hexdigest()
-        found = self.cached.get(key)
-        if found is not None:
-            self.from_file += key in self.loaded
-            return found
-        started = time.process_time()
-        try:
-            result = clean_html(html, url)
-            cleaned = Cleaned(result.text or "", result.page_type, 0.0)
-        except CleanError as exc:
-            cleaned = Cleaned("", "", 0.0, exc.reason)
-        cleaned.cpu_seconds = time.process_time() - started
-        self.cpu_seconds += cleaned.cpu_seconds
-        self.pages += 1
-        self.cached[key] = cleaned
-        return cleaned
-
-    def text(self, html: bytes, url: str | None) -> str:
-        return self(html, url).text
-
-    def save(self) -> None:
-        if self.path is not None:
-            with self.path.open("wb") as fh:
-                pickle.dump({k: astuple(v) for k, v in self.cached.items()}, fh)
-
-
-# -- detectors ------------------------------------------------------------------------------
-
-
-def ours(near_for_all: bool = False) -> Detector:
-    """``PageIndex`` as ``DedupPipeline`` builds it (list pages: exact copies of articles,
-    near-identical copies of lists); ``near_for_all`` compares every page as an article."""
-    index = PageIndex.of_stores(DedupOptions(), MemoryDedupStore(), MemoryDedupStore())
-
-    def check(key: str, text: str, is_list: bool) -> str | None:
-        (match,) = index.check_many([(key, text, is_list and not near_for_all)])
-        return match.nearest if match is not None else None
-
-    return check
-
-
-def anchor() -> Detector:
-    check_and_add = minhash_baseline()
-    keys: list[str] = []  # it names pages by number (the earliest candidate first)
-
-    def check(key: str, text: str, exact_only: bool) -> str | None:
-        keys.append(key)
-        found = check_and_add(str(len(keys) - 1), text)
-        return keys[int(found)] if found is not None else None
-
-    return check
-
-
-# -- the run --------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Outcome:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-    checked: int = 0
-    cpu_seconds: float = 0.0
-    duplicates: Counter[str] = field(default_factory=Counter)
-    found: Counter[str] = field(default_factory=Counter)
-    #: The same by (kind, detail).
-    duplicates_detail: Counter[tuple[str, str]] = field(default_factory=Counter)
-    found_detail: Counter[tuple[str, str]] = field(default_factory=Counter)
-    false_positives: Counter[str] = field(default_factory=Counter)
-    #: (page, earlier page named, negative type)
-    wrong: list[tuple[str, str, str]] = field(default_factory=list)
-    missed: list[str] = field(default_factory=list)
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    @property
-    def speed(self) -> float:
-        return self.checked / self.cpu_seconds if self.cpu_seconds else 0.0
-
-    def recall_of(self, kind: str) -> float | None:
-        n = self.duplicates[kind]
-        return self.found[kind] / n if n else None
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-            "docs_per_cpu_second": self.speed,
-            "checked": self.checked,
-            "tp": self.tp,
-            "fp": self.fp,
-            "fn": self.fn,
-            "recall_by_kind": {k: self.recall_of(k) for k in COLUMNS},
-            "duplicates_by_kind": dict(self.duplicates),
-            "false_positives_by_negative": {n: self.false_positives[n] for n in NEGATIVES},
-            "false_positives": self.wrong,
-            "missed": self.missed,
-        }
-
-
-@dataclass(slots=True)
-class Stream:
-    """The dev set's pages in stream order, with their cleaned texts."""
-
-    docs: list[DevDoc]
-    texts: dict[str, str]
-    exact_only: dict[str, bool]
-    topics: set[frozenset[int]]
-    site_of: dict[int, str]
-
-    def negative(self, doc: DevDoc, earlier: DevDoc) -> str:
-        if frozenset((doc.cluster, earlier.cluster)) in self.topics:
-            return "same topic"
-        if doc.site == earlier.site or self.site_of[doc.cluster] == self.site_of[earlier.cluster]:
-            return "same site"
-        return "other"
-
-
-def evaluate(stream: Stream, detector: Detector) -> Outcome:
-    by_key = {d.key: d for d in stream.docs}
-    seen: set[int] = set()
-    out = Outcome()
-    for doc in stream.docs:
-        text = stream.texts[doc.key]
-        duplicate = doc.cluster in seen
-        if duplicate:
-            out.duplicates[doc.kind] += 1
-            out.duplicates_detail[doc.kind, doc.detail] += 1
-        if not text.strip():  # never checked nor added, as the pipeline skips it
-            if duplicate:
-                out.fn += 1
-                out.missed.append(doc.key)
-            continue
-        started = time.process_time()
-        named = detector(doc.key, text, stream.exact_only[doc.key])
-        out.cpu_seconds += time.process_time() - started
-        out.checked += 1
-        if named is not None:
-            earlier = by_key[named]
-            if duplicate and earlier.cluster == doc.cluster:
-                out.tp += 1
-                out.found[doc.kind] += 1
-                out.found_detail[doc.kind, doc.detail] += 1
-            else:
-                kind = stream.negative(doc, earlier)
-                out.fp += 1
-                out.false_positives[kind] += 1
-                out.wrong.append((doc.key, named, kind))
-        elif duplicate:
-            out.fn += 1
-            out.missed.append(doc.key)
-        seen.add(doc.cluster)
-    return out
-
-
-# -- text comparisons -----------------------------------------------------------------------
-
-
-def grams(text: str) -> set[str]:
-    return {text[i : i + GRAM] for i in range(max(1, len(text) - GRAM + 1))}
-
-
-def jaccard(a: str, b: str) -> float:
-    x, y = grams(a), grams(b)
-    return len(x & y) / len(x | y) if x | y else 0.0
-
-
-def truth_share(text: str, truth: str) -> float:
-    """Share of the truth's word 4-grams that ``text`` holds."""
-    own = shingles(truth)
-    return len(own & shingles(text)) / len(own) if own else 0.0
-
-
-def reachable(stream: Stream) -> tuple[int, int]:
-    """(duplicates whose cleaned text has an earlier page of its cluster with a 5-gram
-    Jaccard of at least :data:`REACH_JACCARD` or a containment of the smaller in the larger
-    of at least :data:`REACH_CONTAINMENT`, duplicates): what a detector of text
-    similarity can find at most."""
-    sets = {d.key: grams(t) for d in stream.docs if (t := stream.texts[d.key]).strip()}
-    earlier: dict[int, list[set[str]]] = {}
-    found = total = 0
-    for doc in stream.docs:
-        before = earlier.get(doc.cluster)
-        mine = sets.get(doc.key)
-        if before:
-            total += 1
-            if mine is not None and any(
-                len(mine & other) >= REACH_JACCARD * len(mine | other)
-                or len(mine & other) >= REACH_CONTAINMENT * min(len(mine), len(other))
-                for other in before
-            ):
-                found += 1
-        if mine is not None:
-            earlier.setdefault(doc.cluster, []).append(mine)
-    return found, total
-
-
-@dataclass(slots=True)
-class Miss:
-    key: str
-    kind: str
-    nearest: str  # the earlier page of its cluster most like it
-    jaccard: float
-    chars: int
-    nearest_chars: int
-    article_share: float  # of its article's truth in its text
-    anchor_found: bool
-
-
-def misses(stream: Stream, out: Outcome, other: Outcome, truths: dict[int, str]) -> list[Miss]:
-    position = {d.key: i for i, d in enumerate(stream.docs)}
-    found_by_other = set(other.missed)
-    rows = []
-    for key in out.missed:
-        doc = stream.docs[position[key]]
-        text = stream.texts[key]
-        earlier = [
-            d
-            for d in stream.docs[: position[key]]
-            if d.cluster == doc.cluster and stream.texts[d.key].strip()
-        ]
-        scored = [(jaccard(text, stream.texts[d.key]), d.key) for d in earlier]
-        best_j, best = max(scored, default=(0.0, ""))
-        rows.append(
-            Miss(
-                key,
-                doc.kind,
-                best,
-                best_j,
-                len(text),
-                len(stream.texts.get(best, "")),
-                truth_share(text, truths[doc.cluster]),
-                key not in found_by_other,
-            )
-        )
-    return rows
-
-
-# -- printing -------------------------------------------------------------------------------
-
-
-def main_table(rows: Sequence[tuple[str, Outcome]]) -> str:
-    out = [
-        "| detector | pages checked | precision | recall | F1 | docs per CPU-s "
-        "| false positives | missed |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for name, r in rows:
-        out.append(
-            f"| {name} | {r.checked} | {r.precision:.4f} | {r.recall:.4f} | {r.f1:.4f} "
-            f"| {r.speed:.0f} | {r.fp} | {r.fn} |"
-        )
-    o, a = rows[0][1], rows[1][1]
-    pairs = ((o.precision, a.precision), (o.recall, a.recall), (o.f1, a.f1), (o.speed, a.speed))
-    cells = [f"{x / y:.2f}x" if y else "-" for x, y in pairs]
-    out.append(f"| ours ÷ anchor | | {' | '.join(cells)} | | |")
-    return "\n".join(out)
-
-
-def kind_table(rows: Sequence[tuple[str, Outcome]]) -> str:
-    first = rows[0][1]
-    out = [
-        "| detector | " + " | ".join(COLUMNS) + " |",
-        "|---" * (len(COLUMNS) + 1) + "|",
-        "| duplicates | " + " | ".join(str(first.duplicates[k]) for k in COLUMNS) + " |",
-    ]
-    for name, r in rows:
-        cells = []
-        for kind in COLUMNS:
-            value = r.recall_of(kind)
-            cells.append("-" if value is None else f"{value:.3f} ({r.found[kind]})")
-        out.append(f"| {name} | " + " | ".join(cells) + " |")
-    return "\n".join(out)
-
-
-def detail_table(rows: Sequence[tuple[str, Outcome]]) -> str:
-    """Recall per sort of each kind (the kinds that have several), ours and the anchor."""
-    (mine, o), (theirs, a) = rows[0], rows[1]
-    out = [
-        f"| kind | sort | duplicates | {mine} | {theirs} |",
-        "|---|---|---|---|---|",
-    ]
-    for kind in KINDS:
-        if len(DETAILS[kind]) < 2:
-            continue
-        for detail in DETAILS[kind]:
-            n = o.duplicates_detail[kind, detail]
-            if not n:
-                continue
-            out.append(
-                f"| {kind} | {detail} | {n} | {o.found_detail[kind, detail] / n:.3f} "
-                f"| {a.found_detail[kind, detail] / n:.3f} |"
-            )
-    return "\n".join(out)
-
-
-def negative_table(rows: Sequence[tuple[str, Outcome]]) -> str:
-    out = ["| detector | " + " | ".join(NEGATIVES) + " |", "|---" * (len(NEGATIVES) + 1) + "|"]
-    for name, r in rows:
-        out.append(f"| {name} | " + " | ".join(str(r.false_positives[n]) for n in NEGATIVES) + " |")
-    return "\n".join(out)
-
-
-def targets(o: Outcome, a: Outcome) -> tuple[str, list[dict[str, Any]]]:
-    checks: list[tuple[str, str, str, bool]] = [
-        (
-            f"recall >= anchor + {TARGET_RECALL_OVER_ANCHOR} and >= {TARGET_RECALL}",
-            f"{o.recall:.4f}",
-            f">= {max(a.recall + TARGET_RECALL_OVER_ANCHOR, TARGET_RECALL):.4f}",
-            o.recall >= a.recall + TARGET_RECALL_OVER_ANCHOR and o.recall >= TARGET_RECALL,
-        ),
-        (
-            f"precision >= {TARGET_PRECISION}",
-            f"{o.precision:.4f}",
-            f">= {TARGET_PRECISION}",
-            o.precision >= TARGET_PRECISION,
-        ),
-    ]
-    for kind in KINDS:
-        mine, theirs = o.recall_of(kind), a.recall_of(kind)
-        if mine is None or theirs is None:
-            continue
-        checks.append(
-            (f"recall of {kind} >= anchor's", f"{mine:.3f}", f">= {theirs:.3f}", mine >= theirs)
-        )
-    checks.append(
-        (
-            f"docs per CPU-second >= {TARGET_SPEED_RATIO:g}x anchor's",
-            f"{o.speed:.0f} ({o.speed / a.speed if a.speed else 0:.2f}x)",
-            f">= {TARGET_SPEED_RATIO * a.speed:.0f}",
-            o.speed >= TARGET_SPEED_RATIO * a.speed,
-        )
-    )
-    lines = ["| target | ours | needed | |", "|---|---|---|---|"]
-    lines += [f"| {t} | {v} | {n} | {'met' if ok else 'NOT MET'} |" for t, v, n, ok in checks]
-    return "\n".join(lines), [
-        {"target": t, "ours": v, "needed": n, "met": ok} for t, v, n, ok in checks
-    ]
-
-
-def texts_table(stream: Stream) -> str:
-    """Per kind: how the cleaned variant compares with its cluster's original."""
-    original = {d.cluster: d.key for d in stream.docs if d.kind == ORIGINAL}
-    out = [
-        "| kind | pages | empty text | same text as its cluster's original "
-        "| median 5-gram Jaccard to it | under 0.5 |",
-        "|---|---|---|---|---|---|",
-    ]
-    for kind in COLUMNS:
-        docs = [d for d in stream.docs if d.kind == kind]
-        empty = sum(not stream.texts[d.key].strip() for d in docs)
-        if kind == ORIGINAL:
-            out.append(f"| {kind} | {len(docs)} | {empty} | | | |")
-            continue
-        scores = [
-            jaccard(stream.texts[d.key], stream.texts[original[d.cluster]])
-            for d in docs
-            if d.cluster in original
-        ]
-        same = sum(stream.texts[d.key] == stream.texts[original[d.cluster]] for d in docs)
-        median = statistics.median(scores) if scores else 0.0
-        low = sum(s < JACCARD_LOW for s in scores)
-        out.append(f"| {kind} | {len(docs)} | {empty} | {same} | {median:.3f} | {low} |")
-    return "\n".join(out)
-
-
-def miss_table(rows: list[Miss]) -> str:
-    out = [
-        f"| kind | missed | anchor found | Jaccard >= {JACCARD_HIGH} | {JACCARD_LOW}-{JACCARD_HIGH} "
-        f"| < {JACCARD_LOW} | text lost the article (< {LOST_ARTICLE_SHARE} of its truth) |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for kind in COLUMNS:
-        mine = [m for m in rows if m.kind == kind]
-        if not mine:
-            continue
-        high = sum(m.jaccard >= JACCARD_HIGH for m in mine)
-        low = sum(m.jaccard < JACCARD_LOW for m in mine)
-        out.append(
-            f"| {kind} | {len(mine)} | {sum(m.anchor_found for m in mine)} | {high} "
-            f"| {len(mine) - high - low} | {low} "
-            f"| {sum(m.article_share < LOST_ARTICLE_SHARE for m in mine)} |"
-        )
-    return "\n".join(out)
-
-
-def miss_list(rows: list[Miss]) -> str:
-    out = [
-        "| missed page | kind | nearest earlier page of its cluster | Jaccard | chars "
-        "| its chars | article truth held | anchor found it |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for m in sorted(rows, key=lambda m: (COLUMNS.index(m.kind), -m.jaccard)):
-        out.append(
-            f"| {m.key} | {m.kind} | {m.nearest or '-'} | {m.jaccard:.3f} | {m.chars} "
-            f"| {m.nearest_chars} | {m.article_share:.2f} | {'yes' if m.anchor_found else 'no'} |"
-        )
-    return "\n".join(out)
-
-
-def wrong_list(stream: Stream, wrong: list[tuple[str, str, str]]) -> str:
-    if not wrong:
-        return "(none)"
-    out = ["| page | earlier page named | negative type | Jaccard |", "|---|---|---|---|"]
-    for key, named, kind in wrong:
-        score = jaccard(stream.texts[key], stream.texts[named])
-        out.append(f"| {key} | {named} | {kind} | {score:.3f} |")
-    return "\n".join(out)
-
-
-def show_diffs(stream: Stream, rows: list[Miss], per_kind: int) -> None:
-    """The line differences of a few misses per kind (page text: not for the results file)."""
-    for kind in COLUMNS:
-        for m in [m for m in rows if m.kind == kind][:per_kind]:
-            print(f"\n### {m.kind} {m.key} ~ {m.nearest} (Jaccard {m.jaccard:.3f})\n")
-            a = stream.texts.get(m.nearest, "").splitlines()
-            b = stream.texts[m.key].splitlines()
-            for line in list(difflib.unified_diff(a, b, lineterm="", n=0))[2:60]:
-                print("    " + line[:240])
-
-
-def revision() -> str:
-    root = Path(__file__).resolve().parents[1]
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
-        return done.stdout.strip()
-
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    changed = git("status", "--porcelain", "--", "scrapy_webclean")
-    count = len(changed.splitlines())
-    return head + (f" (+ {count} uncommitted files under scrapy_webclean/)" if count else "")
 
 
 def main(argv: list[str] | None = None) -> int:
