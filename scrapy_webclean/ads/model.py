@@ -66,6 +66,9 @@ _AD_HOSTS = "ad_hosts"
 _MAIN = "main_content"
 #: Per image key, the cleaned pages (``note_main_content``) that show it.
 _SHOWN_CLEANED = "shown_cleaned"
+#: The images of the recent pages remembered by URL: at most this many per recent page
+#: (``AdModelOptions.recent_pages``), the oldest forgotten first.
+IMAGES_PER_RECENT_PAGE = 50
 
 
 @dataclass(slots=True, frozen=True)
@@ -266,7 +269,7 @@ class AdImageModel:
         for src, entry in observed.items():
             self._by_src[src] = entry
             self._by_src.move_to_end(src)
-        while len(self._by_src) > 50 * self.options.recent_pages:
+        while len(self._by_src) > IMAGES_PER_RECENT_PAGE * self.options.recent_pages:
             self._by_src.popitem(last=False)
 
     def main_content_known(self, page_url: str) -> bool:

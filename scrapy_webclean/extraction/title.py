@@ -41,6 +41,12 @@ _LOGO_RE = re.compile(r"(?<![a-z0-9])(?:logo|site-?(?:title|name))", re.I)
 _NAME_KEY_RE = re.compile(r"\W+|_")
 #: Host labels that are not a site's name.
 _HOST_WORDS = frozenset(("www", "com", "org", "net", "co", "edu", "gov", "ac", "m", "en", "blog"))
+#: A heading that holds the title's main part, or is held by it, is the title when it is at
+#: least this share of the part's length.
+HEADING_MIN_SHARE = 0.5
+#: A title's main part shorter than this many characters is not taken when the page has a
+#: heading: its first heading is the title.
+TITLE_PART_MIN_CHARS = 5
 
 
 def _name_key(text: str) -> str:
@@ -164,10 +170,10 @@ def pick_title(model: PageModel) -> str:
     if main_part:
         for heading in headings:
             if heading == main_part or (
-                len(heading) >= 0.5 * len(main_part)
+                len(heading) >= HEADING_MIN_SHARE * len(main_part)
                 and (heading in main_part or main_part in heading)
             ):
                 return heading
-    if len(main_part) >= 5 or not headings:
+    if len(main_part) >= TITLE_PART_MIN_CHARS or not headings:
         return main_part or (site_headings[0] if site_headings else "")
     return headings[0]
