@@ -116,7 +116,7 @@ class DedupPipeline:
         keywords = tuple(get_setting(settings, "WEBCLEAN_QUERY_KEYWORDS"))
         options = DedupOptions(keywords=keywords)
         #: Fingerprints made where the pages were cleaned (``CleanPipeline``), by item id:
-        #: (item, the text fingerprinted, its fingerprint), oldest first.
+        #: (item, its text as stored, the fingerprint of that text), oldest first.
         self._handed: dict[int, tuple[Any, str, Fingerprint]] = {}
         self.state = CrawlState.of(crawler)
         self.index = PageIndex.of_stores(
@@ -148,13 +148,14 @@ class DedupPipeline:
         uncompared = isinstance(page_type, str) and page_type in UNCOMPARED_PAGE_TYPES
         if isinstance(text, str) and text.strip() and not uncompared:
             self._seen += 1
-            if self.markdown:  # compare the words, not the link targets and marks
+            handed = self._handed_fingerprint(item, text)
+            if self.markdown and handed is None:  # compare the words, not links and marks
                 text = markdown_to_text(text)
             key = url or f"item-{self._seen}"
             exact_only = (
                 isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES
             ) or is_site_root(url)
-            page = _Page(url, key, text, exact_only, self._handed_fingerprint(item, text))
+            page = _Page(url, key, text, exact_only, handed)
         elif url is not None and self.state.dedup_backend() is not None:
             # No main text (a hub page, a failed clean, a page of a few lines): nothing to
             # compare; its URL is still claimed, so that it is passed on once across a kill
@@ -231,7 +232,9 @@ class DedupPipeline:
 
     def hand_fingerprint(self, item: Any, text: str, fp: Fingerprint) -> None:
         """Take the fingerprint of ``item``'s text, made where the page was cleaned: the
-        check of the item uses it when the text it compares is ``text``. (At most
+        check of the item uses it when the item's text field still holds ``text`` (as
+        stored: Markdown, with ``WEBCLEAN_OUTPUT_FORMAT = "markdown"``, which ``fp`` was made
+        of read as plain text, so that the item's text is not read again here). (At most
         :data:`HANDED_MAX` wait: an item dropped between the pipelines leaves its own
         behind until then.)"""
         handed = self._handed
@@ -374,7 +377,8 @@ class _Page:
     key: str
     text: str | None
     exact_only: bool
-    #: The text's fingerprint, when made where the page was cleaned.
+    #: The text's fingerprint, when made where the page was cleaned (``text`` is then the
+    #: item's text as stored, never read again).
     fp: Fingerprint | None = None
 
 

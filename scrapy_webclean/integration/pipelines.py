@@ -219,7 +219,9 @@ class CleanPipeline:
         self._set_fields(item, adapter, data)
         self._settle_html(item, adapter, html, content_type)
         if cleaned.fingerprint is not None and self._dedup is not None:
-            self._dedup.hand_fingerprint(item, *cleaned.fingerprint)
+            # (handed with the item's text as stored: the dedup pipeline then reads the
+            # Markdown of a handed page as plain text only when it has no fingerprint)
+            self._dedup.hand_fingerprint(item, data["text"], cleaned.fingerprint[1])
         self._inc("items/cleaned")
         self._inc(f"pages/lang/{cleaned.lang}")
         self._inc(f"pages/encoding/{cleaned.encoding}")
