@@ -445,3 +445,24 @@ def test_the_pipeline_takes_a_handed_fingerprint_for_its_own_text_only() -> None
         run(dedup, copy)
     assert stats.get_value("webclean/dedup/fingerprints_handed") == 1  # type: ignore[attr-defined]
     assert not dedup._handed
+
+
+def test_a_markdown_item_is_compared_by_the_fingerprint_handed_with_its_stored_text() -> None:
+    from scrapy_webclean.markdown import markdown_to_text
+
+    dedup, stats = pipeline(WEBCLEAN_OUTPUT_FORMAT="markdown")
+    plain = article("en", 8)
+    stored = "\n\n".join(f"[{line}](http://a/{i})" for i, line in enumerate(paragraphs(plain)))
+    fp = dedup.index.articles.fingerprint(markdown_to_text(stored))
+    first = {"url": "http://a/1", "text": stored, "page_type": "article"}
+    dedup.hand_fingerprint(first, stored, fp)
+    assert run(dedup, first) is first
+    # The same words under other link targets, fingerprinted here: a copy of the first.
+    copy = {
+        "url": "http://b/1",
+        "text": stored.replace("http://a/", "http://b/"),
+        "page_type": "article",
+    }
+    with pytest.raises(DropItem, match="duplicate of http://a/1"):
+        run(dedup, copy)
+    assert stats.get_value("webclean/dedup/fingerprints_handed") == 1  # type: ignore[attr-defined]
