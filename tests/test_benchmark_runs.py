@@ -1,0 +1,43 @@
+"""The extraction benchmark's runs (``benchmarks/extraction_runs.py``): ``--passes``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import extraction_runs
+from datasets import Dataset, Page
+from extractors import Outcome
+
+
+def test_passes_keep_each_pages_least_time_and_the_first_passes_scores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pages = [
+        Page("s", str(i), f"http://a.example/{i}", b"", "one two three four five", "a.example",
+             "a.example", 0)
+        for i in range(2)
+    ]  # fmt: skip
+    dataset = Dataset("s", "en", pages)
+    # Each pass's extractor: its times per page, and a text (the first pass's is the truth).
+    passes: Iterator[tuple[list[float], str]] = iter(
+        [([5.0, 1.0], "one two three four five"), ([2.0, 3.0], "other"), ([4.0, 0.5], "x")]
+    )
+
+    def fresh(
+        name: str, dataset: Dataset, htmls: Any, setup: Any = None
+    ) -> Callable[[Page, str], Outcome]:
+        times, text = next(passes)
+        return lambda page, html: Outcome(text, times[int(page.id)])
+
+    monkeypatch.setattr(extraction_runs, "warmed_extractor", fresh)
+    results = extraction_runs.run_extractors(["x"], dataset, ["", ""], lambda _: None, passes=3)
+    assert [r.ms for r in results["x"]] == [2.0, 0.5]
+    token = results["x"][0].token
+    assert token is not None and token.f1 == 1.0
