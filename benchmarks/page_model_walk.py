@@ -1,4 +1,4 @@
-"""Where the page model's time goes: the walk of ``html.pagemodel.build_page_model`` set
+"""Where the page model's time goes: the walk of ``html.pagewalk.build_page_model`` set
 beside lxml's own walk of the same parsed tree, per page and per element.
 
 Usage::
@@ -39,7 +39,7 @@ from extractors import peer_html  # noqa: E402
 from lxml import etree  # noqa: E402
 
 from scrapy_webclean.html.loader import load_html  # noqa: E402
-from scrapy_webclean.html.pagemodel import build_page_model  # noqa: E402
+from scrapy_webclean.html.pagewalk import build_page_model  # noqa: E402
 
 DEFAULT_SETS = ("scrapinghub", "wcxb-dev", "dragnet-gold")
 

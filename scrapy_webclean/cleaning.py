@@ -30,10 +30,10 @@ from scrapy_webclean.html.loader import (
     Limits,
     load_html,
 )
-from scrapy_webclean.html.pagemodel import (
+from scrapy_webclean.html.pagemodel import PageModel
+from scrapy_webclean.html.pagewalk import (
     DEFAULT_CUSTOM_PATTERNS,
     DEFAULT_CUSTOM_TAGS,
-    PageModel,
     build_page_model,
 )
 from scrapy_webclean.markdown import to_markdown

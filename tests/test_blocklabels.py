@@ -5,7 +5,7 @@ from __future__ import annotations
 from scrapy_webclean import clean_html
 from scrapy_webclean.blocklabels import common_ancestor
 from scrapy_webclean.html.loader import load_html
-from scrapy_webclean.html.pagemodel import build_page_model
+from scrapy_webclean.html.pagewalk import build_page_model
 
 STORY = " ".join(f"Sentence {i} tells how the harbour works went on all winter." for i in range(10))
 

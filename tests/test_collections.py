@@ -124,7 +124,7 @@ def test_a_side_column_holding_the_grid_is_the_main_column() -> None:
     (``hints.SIDE_COLUMN_MAX_TEXT_SHARE``); a small one still is."""
     from scrapy_webclean.extraction.hints import STRONG_NEGATIVE, node_hints
     from scrapy_webclean.html.loader import load_html
-    from scrapy_webclean.html.pagemodel import build_page_model
+    from scrapy_webclean.html.pagewalk import build_page_model
 
     names = [f"{name} {wood}" for name in NAMES for wood in ("oak", "ash", "elm")]
     cards = "".join(

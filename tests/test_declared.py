@@ -11,7 +11,7 @@ from scrapy_webclean.extraction.declared import (
 )
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.html.loader import parse_html
-from scrapy_webclean.html.pagemodel import build_page_model
+from scrapy_webclean.html.pagewalk import build_page_model
 from tests.pages import RULES_AND_DEFAULT
 
 URL = "https://peak.example.com/products/trail-runner-2"

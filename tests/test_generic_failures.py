@@ -11,7 +11,7 @@ from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.dates import metadata_date
 from scrapy_webclean.extraction.extract import is_ui_line
 from scrapy_webclean.html.loader import parse_html
-from scrapy_webclean.html.pagemodel import build_page_model
+from scrapy_webclean.html.pagewalk import build_page_model
 
 PROSE = (
     "The committee met on Monday to review the proposal, and its members agreed that the "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from scrapy_webclean.html.loader import parse_html
-from scrapy_webclean.html.pagemodel import PageModel, build_page_model
+from scrapy_webclean.html.pagemodel import PageModel
+from scrapy_webclean.html.pagewalk import build_page_model
 from scrapy_webclean.html.tagclasses import TagClass, tag_class
 
 PAGE = """<html><head><title> A  page </title></head><body>

@@ -20,7 +20,7 @@ from scrapy_webclean.extraction.pagetype import (
 )
 from scrapy_webclean.extraction.trees import TreeEnsemble
 from scrapy_webclean.html.loader import load_html
-from scrapy_webclean.html.pagemodel import build_page_model
+from scrapy_webclean.html.pagewalk import build_page_model
 from tests.test_linemodel import spec, stump
 
 

@@ -8,7 +8,7 @@ from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.repeats import drop_repeated_copies, element_path
 from scrapy_webclean.html.loader import load_html
-from scrapy_webclean.html.pagemodel import build_page_model
+from scrapy_webclean.html.pagewalk import build_page_model
 from tests.pages import RULES_AND_DEFAULT, RULES_ONLY
 
 QUESTION = "I have to name an English course for car rental companies: which title sounds better?"

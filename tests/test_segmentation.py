@@ -8,7 +8,7 @@ import pytest
 
 from scrapy_webclean import BlockLabel, CleanOptions, CleanResult, clean_html
 from scrapy_webclean.html.loader import parse_html
-from scrapy_webclean.html.pagemodel import build_page_model
+from scrapy_webclean.html.pagewalk import build_page_model
 from scrapy_webclean.segmentation import segment_page, segment_text
 from scrapy_webclean.segmentation.classify import (
     NaiveBayesPriors,
@@ -157,7 +157,7 @@ def test_explain_computes_the_quark_similarity_judge() -> None:
 
 def test_link_density_segmentation_splits_where_density_changes() -> None:
     from scrapy_webclean.html.loader import parse_html
-    from scrapy_webclean.html.pagemodel import build_page_model
+    from scrapy_webclean.html.pagewalk import build_page_model
     from scrapy_webclean.segmentation.linkdensity import (
         link_density_blocks,
         neighbour_similarity,

@@ -150,7 +150,7 @@ def test_date_forms_are_one_definition() -> None:
     import re
 
     from scrapy_webclean.extraction.dates import parse_date
-    from scrapy_webclean.html.pagemodel import DEFAULT_CUSTOM_PATTERNS
+    from scrapy_webclean.html.pagewalk import DEFAULT_CUSTOM_PATTERNS
     from scrapy_webclean.text.datepatterns import MONTH_NAME, month_number
 
     for number in range(1, 13):
@@ -163,7 +163,7 @@ def test_date_forms_are_one_definition() -> None:
         assert date_line.search(line) and parse_date(line) == "2019-05-03", line
     for line in ("May 3rd, 2019", "3rd May 2019", "3 May, 2019"):
         assert date_line.search(line) is None and parse_date(line) == "2019-05-03", line
-    assert all("\\d" in pattern for pattern in DEFAULT_CUSTOM_PATTERNS)  # (see pagemodel)
+    assert all("\\d" in pattern for pattern in DEFAULT_CUSTOM_PATTERNS)  # (see pagewalk)
 
 
 def test_noise_words_are_written_once() -> None:

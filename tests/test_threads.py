@@ -8,7 +8,7 @@ from scrapy_webclean import CleanOptions, clean_html
 from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.region import thread_region
 from scrapy_webclean.html.loader import load_html
-from scrapy_webclean.html.pagemodel import build_page_model
+from scrapy_webclean.html.pagewalk import build_page_model
 from tests.pages import PROSE, RULES_AND_DEFAULT, RULES_ONLY, page
 
 LONG_POST = (

@@ -23,7 +23,7 @@ from scrapy.settings import BaseSettings
 
 from scrapy_webclean.ads.model import AdModelOptions
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, Limits
-from scrapy_webclean.html.pagemodel import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
+from scrapy_webclean.html.pagewalk import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
 from scrapy_webclean.integration.setting_rules import (
     OUTPUT_GROUPS,
     Rule,

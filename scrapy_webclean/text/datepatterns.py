@@ -2,7 +2,7 @@
 
 Two stages use these forms: the page model's customised (C) mark makes a short line with a
 date (a news byline) its own block (:data:`DATE_LINE_PATTERNS`, the default of
-``html.pagemodel.DEFAULT_CUSTOM_PATTERNS``), and ``extraction.dates`` reads the date out
+``html.pagewalk.DEFAULT_CUSTOM_PATTERNS``), and ``extraction.dates`` reads the date out
 of a line (:data:`NUMERIC_DATE`, :data:`MONTH_FIRST_DATE`, :data:`DAY_FIRST_DATE`). The
 forms: ``2026-03-14``, ``2026/3/14``, ``2026.3.14``, ``2026年3月14日``, ``March 14, 2026``
 and ``14 March 2026``; month names in any case, in full or cut to three letters (``Sept``
