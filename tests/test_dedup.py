@@ -110,7 +110,7 @@ def test_a_truncated_copy_edited_in_every_sentence_is_found_by_sentence_similari
     for two_level in (False, True):
         index = NearDuplicateIndex()
         if not two_level:
-            index._similar_chars = lambda *args: 0.0  # type: ignore[method-assign]
+            index.judge.similar_chars = lambda *args: 0.0  # type: ignore[method-assign]
         for n, text in enumerate(originals):
             index.check_and_add(f"orig-{n}", text)
         found[two_level] = index.check_and_add("edited", edited)
