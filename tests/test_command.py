@@ -102,7 +102,7 @@ def test_inside_a_project_a_url_report_inlines_its_style_sheets(tmp_path: Path) 
 
 def test_image_words_are_the_crawl_outputs() -> None:
     from scrapy_webclean import Cleaner
-    from scrapy_webclean.commands.webclean import image_groups, image_words, judge_images
+    from scrapy_webclean.commands.page_view import image_groups, image_words, judge_images
 
     html = (FIXTURES / "news_en.html").read_bytes()
     result = Cleaner().clean(html, "http://example.com/n")
@@ -137,7 +137,7 @@ def test_output_dash_is_the_json_alone_on_standard_output(tmp_path: Path) -> Non
 
 
 def test_a_page_gives_its_own_url() -> None:
-    from scrapy_webclean.commands.webclean import page_own_url
+    from scrapy_webclean.commands.page_view import page_own_url
 
     base = b'<base href="http://example.com/dir/">'
     canonical = b'<link rel="Canonical" href=" https://example.com/a ">'

@@ -127,7 +127,8 @@ def test_edge_files_read_by_spark(spark: Any, tmp_path: Path) -> None:
 def test_the_command_with_the_spark_engine(
     spark: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from scrapy_webclean.commands.webclean import Command, run_rank
+    from scrapy_webclean.commands.rank_run import run_rank
+    from scrapy_webclean.commands.webclean import Command
 
     paths = [str(path) for path in write_inputs(tmp_path)]
     command = Command()

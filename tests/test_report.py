@@ -16,7 +16,7 @@ import pytest
 
 from demo_site.site import build_site
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
-from scrapy_webclean.commands.webclean import judge_images
+from scrapy_webclean.commands.page_view import judge_images
 from scrapy_webclean.report import render_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -18,29 +18,35 @@ middlewares, proxies) and cleaned with its ``WEBCLEAN_*`` settings.
 A file or standard input without ``--url`` takes its URL from the page's own
 ``<link rel="canonical">``, else its ``<base href>`` (an absolute http(s) URL only), so that
 its links are absolute; with neither, relative links stay relative.
+
+What it shows of a page is made in ``commands.page_view``; ``rank`` runs
+``commands.rank_run``.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import sys
 from argparse import ArgumentParser, Namespace
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, ClassVar
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from lxml import etree
-from lxml import html as lxml_html
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from w3lib.url import is_url
 
-from scrapy_webclean.ads import AdImageModel, Verdict
 from scrapy_webclean.cleaning import Cleaner
+from scrapy_webclean.commands.page_view import (
+    explain_blocks,
+    fetch_failure,
+    image_groups,
+    image_words,
+    judge_images,
+    page_own_url,
+    verdict_dict,
+)
+from scrapy_webclean.commands.rank_run import run_rank
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.integration.pipelines import clean_options_from_settings
 from scrapy_webclean.integration.settings import SettingError, get_setting
@@ -51,8 +57,6 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.http import Response
     from twisted.python.failure import Failure
-
-    from scrapy_webclean.result import CleanResult
 
 
 class Command(ScrapyCommand):
@@ -182,7 +186,7 @@ class Command(ScrapyCommand):
             if verdicts:
                 groups = image_groups(result)
                 data["image_verdicts"] = {
-                    src: {**_verdict_dict(v), "page_images": groups.get(src)}
+                    src: {**verdict_dict(v), "page_images": groups.get(src)}
                     for src, v in verdicts.items()
                 }
             dumped = json.dumps(data, ensure_ascii=False, indent=2)
@@ -271,223 +275,3 @@ class Command(ScrapyCommand):
         self.styles = styles
         self.fetch_error = got.get("error")
         return got.get("body"), got.get("url", url), got.get("content_type") or None
-
-
-def parse_weights(
-    specs: list[str] | None, base: Mapping[str, float] | None = None
-) -> dict[str, float]:
-    """The label weights: ``base`` (the ``WEBCLEAN_RANK_WEIGHTS`` setting; QuarkRank's
-    defaults when None), with each ``LABEL=WEIGHT`` of ``specs`` over them."""
-    from scrapy_webclean.rank import DEFAULT_WEIGHTS
-
-    weights = dict(DEFAULT_WEIGHTS if base is None else base)
-    for spec in specs or ():
-        label, sep, value = spec.partition("=")
-        try:
-            weight = float(value)
-        except ValueError:
-            weight = -1.0
-        if not sep or not label.strip() or not weight >= 0:
-            raise UsageError(f"--weight wants LABEL=WEIGHT, a weight >= 0: {spec!r}")
-        weights[label.strip()] = weight
-    return weights
-
-
-def run_rank(
-    sources: list[str], opts: Namespace, base_weights: Mapping[str, float] | None = None
-) -> int:
-    """``scrapy webclean rank``: QuarkRank of the link graph of ``sources`` (exported items
-    or edge files, ``-`` for standard input) as CSV ``url,rank,in_links``, the highest rank
-    first, to ``opts.output`` or standard output; progress on standard error. The label
-    weights are ``base_weights`` (the project's ``WEBCLEAN_RANK_WEIGHTS``) with
-    ``opts.weight`` over them. The exit code."""
-    from scrapy_webclean.rank import NotConvergedError, quark_rank, read_graph
-    from scrapy_webclean.rank.output import write_ranks
-
-    if not sources:
-        raise UsageError("rank wants the crawl's exported items or edge files (or -)")
-    weights = parse_weights(opts.weight, base_weights)
-    for source in sources:
-        if source != "-" and not Path(source).is_file():
-            raise UsageError(f"{source} is not a file")
-    if opts.engine == "spark":
-        return _rank_with_spark(sources, weights, opts)
-    if opts.spark_master is not None:
-        raise UsageError("--spark-master is for --engine spark")
-    files = [_open_text(source) for source in sources]
-    try:
-        graph = read_graph(files, weights)
-    except (ValueError, TypeError) as exc:
-        print(f"webclean rank: cannot read the link graph: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        for file in files:
-            if file is not sys.stdin:
-                file.close()
-    _print_graph_size(graph.size, len(graph.sources))
-    try:
-        ranks = quark_rank(graph, progress=_print_progress, **_iteration_options(opts))
-    except (NotConvergedError, ValueError) as exc:
-        print(f"webclean rank: {exc}", file=sys.stderr)
-        return 1
-    with _rank_output(opts) as out:
-        write_ranks(out, graph, ranks)
-    return 0
-
-
-def _iteration_options(opts: Namespace) -> dict[str, Any]:
-    return {
-        "damping": 0.85 if opts.damping is None else opts.damping,
-        "tol": 1e-10 if opts.tol is None else opts.tol,
-        "max_iter": 200 if opts.max_iter is None else opts.max_iter,
-    }
-
-
-def _print_graph_size(pages: int, links: int) -> None:
-    print(f"webclean rank: {pages} pages, {links} links", file=sys.stderr)
-
-
-def _print_progress(iteration: int, change: float) -> None:
-    print(f"webclean rank: iteration {iteration}: L1 change {change:.3e}", file=sys.stderr)
-
-
-@contextmanager
-def _rank_output(opts: Namespace) -> Iterator[IO[str]]:
-    """The file of ``-o`` (standard output for none or ``-``)."""
-    if opts.output and opts.output != "-":
-        with open(opts.output, "w", encoding="utf-8", newline="") as out:
-            yield out
-    else:
-        yield sys.stdout
-
-
-def _rank_with_spark(sources: list[str], weights: dict[str, float], opts: Namespace) -> int:
-    """``rank --engine spark``: Spark reads the files itself (``spark_quark_rank``); the
-    same CSV, written from the ranked DataFrame in rank order."""
-    from scrapy_webclean.rank import NotConvergedError
-    from scrapy_webclean.rank.output import write_rows
-    from scrapy_webclean.rank.spark import spark_quark_rank, spark_session
-
-    if "-" in sources:
-        raise UsageError("--engine spark reads files, not standard input")
-    try:
-        spark = spark_session(opts.spark_master or "local[*]")
-    except (ImportError, RuntimeError) as exc:
-        print(f"webclean rank: {exc}", file=sys.stderr)
-        return 1
-    try:
-        ranked = spark_quark_rank(
-            sources,
-            spark,
-            weights=weights,
-            progress=_print_progress,
-            on_read=_print_graph_size,
-            **_iteration_options(opts),
-        )
-    except ValueError as exc:
-        print(f"webclean rank: cannot read the link graph: {exc}", file=sys.stderr)
-        return 1
-    except NotConvergedError as exc:
-        print(f"webclean rank: {exc}", file=sys.stderr)
-        return 1
-    from pyspark.sql import functions as F
-
-    rows = ranked.orderBy(F.desc("rank"), F.asc("id")).toLocalIterator()
-    with _rank_output(opts) as out:
-        write_rows(out, ((row["url"], row["rank"], row["in_links"]) for row in rows))
-    return 0
-
-
-def fetch_failure(failure: Failure) -> str:
-    """Why a request failed, in a few words: ``HTTP 404 Not Found`` for a response Scrapy
-    filtered out by its status, else the error's class and message (no traceback)."""
-    from scrapy.spidermiddlewares.httperror import HttpError
-    from scrapy.utils.response import response_status_message
-
-    error = failure.value
-    if isinstance(error, HttpError):
-        return f"HTTP {response_status_message(error.response.status)}"
-    message = failure.getErrorMessage()
-    name = type(error).__name__
-    return f"{name}: {message}" if message and message != name else name
-
-
-def page_own_url(body: bytes) -> str | None:
-    """The URL a page gives itself: its ``<link rel="canonical">`` href, else its
-    ``<base href>``, if absolute http(s); else None."""
-    try:
-        root = lxml_html.document_fromstring(body)
-    except (etree.LxmlError, ValueError):
-        return None
-    canonical = [
-        link.get("href", "")
-        for link in root.iter("link")
-        if "canonical" in (link.get("rel") or "").lower().split()
-    ]
-    for href in [*canonical, *(base.get("href", "") for base in root.iter("base"))]:
-        href = str(href).strip()
-        parts = urlsplit(href)
-        if parts.scheme.lower() in ("http", "https") and parts.netloc:
-            return href
-    return None
-
-
-def judge_images(body: bytes | str, url: str | None) -> dict[str, Verdict]:
-    """Each image of the page with the ad filter's verdict from this one page (the
-    statistics that need several pages of a site, redundancy and entropy, cannot fire)."""
-    model = AdImageModel()
-    page_url = url or "http://localhost/"
-    links = model.observe_page(page_url, body)
-    return {link.src: model.judge(link.src, page_url) for link in links}
-
-
-def _open_text(source: str) -> IO[str]:
-    """Standard input for ``-``, a gzipped file by its ``.gz`` name, else a UTF-8 file
-    (the caller closes it)."""
-    if source == "-":
-        return sys.stdin
-    if source.endswith(".gz"):
-        return gzip.open(source, "rt", encoding="utf-8")
-    return open(source, encoding="utf-8")
-
-
-def image_groups(result: CleanResult) -> dict[str, str]:
-    """The output's ``page_images`` group (content, related, noise) of each image."""
-    return {
-        image.src: group for group, images in result.images_by_label().items() for image in images
-    }
-
-
-def image_words(verdict: Verdict, group: str | None) -> tuple[str, str]:
-    """What the crawl's output says of an image: ``drop`` and the filter's kind (ad,
-    pixel, template: the words of the ``webclean/images/dropped_kind/...`` stats), or
-    ``keep`` and the ``page_images`` group the cleaner files it under (a logo in a noise
-    block is ``noise``, not content)."""
-    if verdict.drop:
-        return "drop", verdict.kind
-    return "keep", group or verdict.kind
-
-
-def _verdict_dict(verdict: Verdict) -> dict[str, Any]:
-    return {
-        "drop": verdict.drop,
-        "kind": verdict.kind,
-        "score": verdict.score,
-        "reasons": list(verdict.reasons),
-    }
-
-
-def explain_blocks(result: CleanResult) -> list[str]:
-    """One line per block: index, label, size, the classifier's signals, a text preview."""
-    lines = []
-    for block in result.blocks:
-        fired = ",".join(name for name, on in block.features.items() if on) or "-"
-        preview = " ".join(block.text.split())[:70]
-        lines.append(
-            f"  #{block.index:<3} {block.label.value:8} chars={block.chars:<5} "
-            f"links={block.link_count:<3} link-density="
-            f"{block.anchor_chars / block.chars if block.chars else 0:.2f} "
-            f"p(content)={block.content_probability:.2f} features={fired}  {block.path}\n"
-            f"        {preview}"
-        )
-    return lines
