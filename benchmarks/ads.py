@@ -60,7 +60,7 @@ from folds import FOLDS, fold_of
 from scrapy_webclean.ads import AdImageModel, AdModelOptions, FilterList, Verdict
 from scrapy_webclean.ads.features import geometry, is_ad_host, is_content_photo
 from scrapy_webclean.ads.links import ImageLink
-from scrapy_webclean.integration.settings import SETTINGS
+from scrapy_webclean.integration.setting_table import SETTINGS
 
 
 @dataclass

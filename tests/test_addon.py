@@ -13,7 +13,7 @@ from scrapy_webclean import (
     DedupPipeline,
     ImageUrlsFilterPipeline,
 )
-from scrapy_webclean.integration.settings import (
+from scrapy_webclean.integration.setting_table import (
     AD_FILTER_ORDER,
     CLEAN_PIPELINE_ORDER,
     DEDUP_PIPELINE_ORDER,

@@ -12,7 +12,8 @@ from types import ModuleType
 
 import pytest
 
-from scrapy_webclean.integration.settings import DEFAULT_OUTPUT_FIELDS, SETTINGS, settings_table
+from scrapy_webclean.integration.setting_table import DEFAULT_OUTPUT_FIELDS, SETTINGS
+from scrapy_webclean.integration.settings import settings_table
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -9,9 +9,8 @@ import pytest
 from scrapy.settings import Settings
 
 from scrapy_webclean.extraction.linemodel import DEFAULT_MODEL_PATH
+from scrapy_webclean.integration.setting_table import DEFAULT_OUTPUT_FIELDS, SETTINGS
 from scrapy_webclean.integration.settings import (
-    DEFAULT_OUTPUT_FIELDS,
-    SETTINGS,
     SettingError,
     check_settings,
     get_setting,

@@ -2,7 +2,7 @@
 
 ``docs/settings.md`` holds the line :data:`MARKER`; when Sphinx reads that page, the marker
 is replaced by one entry per setting of
-:data:`scrapy_webclean.integration.settings.SETTINGS`, in the registry's order: its type,
+:data:`scrapy_webclean.integration.setting_table.SETTINGS`, in the registry's order: its type,
 its default in full, what its rule allows, its one-line meaning and an example line for
 ``settings.py``. Each example is checked against the setting's own rule while the page is
 built, so an example the code would refuse fails the build. A summary table links the
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scrapy_webclean.integration.settings import SETTINGS, Setting, SettingError, get_setting
+from scrapy_webclean.integration.setting_table import SETTINGS, Setting
+from scrapy_webclean.integration.settings import SettingError, get_setting
 
 #: The line of docs/settings.md that the entries replace.
 MARKER = "<!-- webclean-settings-reference -->"

@@ -13,7 +13,7 @@ from scrapy_webclean.integration.dedup import DedupPipeline
 from scrapy_webclean.integration.linkgraph import LinkGraphWriter
 from scrapy_webclean.integration.pipelines import CleanPipeline
 from scrapy_webclean.integration.priority import ContentFirstPriority
-from scrapy_webclean.integration.settings import (
+from scrapy_webclean.integration.setting_table import (
     AD_FILTER_ORDER,
     CLEAN_PIPELINE_ORDER,
     DEDUP_PIPELINE_ORDER,
@@ -21,9 +21,8 @@ from scrapy_webclean.integration.settings import (
     LINK_GRAPH_ORDER,
     PRIORITY_MIDDLEWARE_ORDER,
     SETTINGS,
-    check_settings,
-    unknown_settings,
 )
+from scrapy_webclean.integration.settings import check_settings, unknown_settings
 from scrapy_webclean.integration.state import CrawlState
 
 if TYPE_CHECKING:
