@@ -241,14 +241,19 @@ def page_type_features(
     total_units = units_prose = units_items = units_cells = units_code = longest = 0.0
     total_chars = anchor_chars = linked = date_lines = 0
     short_texts: list[str] = []
-    shapes: Counter[tuple[str, str]] = Counter()
+    line_shapes: list[tuple[str, str]] = []  # (counted at once after the loop)
+    add_shape = line_shapes.append
     for line in lines:
         units = line.units
-        tag = tags[line.node]
+        node = line.node
+        tag = tags[node]
+        chars = line.chars
+        anchor = line.anchor_chars
         total_units += units
-        total_chars += line.chars
-        anchor_chars += line.anchor_chars
-        longest = max(longest, units)
+        total_chars += chars
+        anchor_chars += anchor
+        if units > longest:
+            longest = units
         if line.prose:
             units_prose += units
         if tag in _ITEMS:
@@ -257,13 +262,14 @@ def page_type_features(
             units_cells += units
         elif tag in _CODE:
             units_code += units
-        if line.chars and line.anchor_chars * 2 > line.chars:
+        if chars and anchor * 2 > chars:
             linked += 1
         if line.custom and tag != "h1":
             date_lines += 1
-        if line.chars < PRICE_LINE_MAX_CHARS:
+        if chars < PRICE_LINE_MAX_CHARS:
             short_texts.append(line.text)
-        shapes[(tag, tags[parents[line.node]] if line.node else "")] += 1
+        add_shape((tag, tags[parents[node]] if node else ""))
+    shapes = Counter(line_shapes)
     total_units = total_units or 1.0
     total_chars = total_chars or 1
     repeated = [count for count in shapes.values() if count >= REPEAT_MIN_LINES]
