@@ -26,7 +26,7 @@ from extraction_runs import (
     summarize,
 )
 from extractors import FLOOR, OursSetup
-from metrics import PRF, average
+from metrics import PRF, SnippetCounts, average, snippet_counts
 
 #: A page that takes ``ours`` longer than this (CPU ms) is listed (issue 20: none may).
 SLOW_MS = 1000.0
@@ -202,7 +202,9 @@ def set_report(
         out.append("")
         data["folds_token"] = {name: f.to_dict() for name, f in token_folds.items()}
     if any(s.snippets is not None for s in summaries.values()):
-        out.append(snippets_report(summaries))
+        ceiling = truth_snippets(dataset)
+        out.append(snippets_report(summaries, ceiling))
+        data["snippets_of_the_truths"] = ceiling.prf._asdict() if ceiling is not None else None
     ref = summaries.get("ours")
     floor = summaries.get(FLOOR)
     if ref is not None and floor is not None and floor.median_ms > 0:
@@ -248,9 +250,21 @@ def _snippet_f1(summary: Summary) -> str:
     return fmt(summary.snippets.prf.f1) if summary.snippets is not None else "–"
 
 
-def snippets_report(summaries: dict[str, Summary]) -> str:
+def truth_snippets(dataset: Dataset) -> SnippetCounts | None:
+    """The snippets the truths themselves hold and miss, scored as an extractor's text is
+    (the ceiling of the snippet figures), summed over the pages that list some."""
+    counts = [
+        snippet_counts(page.truth or "", *page.snippets)
+        for page in dataset.pages
+        if page.snippets is not None
+    ]
+    return sum(counts, SnippetCounts()) if counts else None
+
+
+def snippets_report(summaries: dict[str, Summary], ceiling: SnippetCounts | None = None) -> str:
     """The snippets every extractor's text holds and misses (``metrics.snippet_counts``:
-    the method of trafilatura's own evaluation), summed over the pages run."""
+    the method of trafilatura's own evaluation), summed over the pages run, and what the
+    truths themselves hold (``ceiling``, when given)."""
     ref = summaries.get("ours")
     rows = []
     for name, s in summaries.items():
@@ -272,11 +286,21 @@ def snippets_report(summaries: dict[str, Summary]) -> str:
             ]
         )
     header = ["extractor", "snippets", "P", "R", "F1", "accuracy", "ours − this (F1)"]
+    truth_line = ""
+    if ceiling is not None:
+        prf = ceiling.prf
+        truth_line = (
+            f"\nThe truths themselves, scored the same way (the ceiling of these figures): "
+            f"P {fmt(prf.precision)}, R {fmt(prf.recall)}, F1 {fmt(prf.f1)} "
+            f"({ceiling.false_negatives} of their {ceiling.true_positives + ceiling.false_negatives} "
+            f'"with" snippets not found in them).\n'
+        )
     return (
         "Snippet scoring, the method of trafilatura's own evaluation: a snippet of the truth's "
         '"with" list found in the text is a true positive, one of its "without" list found '
         "a false positive; counts summed over every page run (blank truths too), a snippet "
-        "found when its words occur in a row in the text:\n\n" + md_table(header, rows) + "\n"
+        "found when its words occur in a row in the text, its last word possibly cut short "
+        "(WCXB cuts some snippets mid-word):\n\n" + md_table(header, rows) + "\n" + truth_line
     )
 
 

@@ -39,3 +39,27 @@ def test_counts_add_up_over_pages_before_precision_and_recall_are_taken() -> Non
     assert total.prf == PRF(0.8, 0.5, 2 * 0.8 * 0.5 / 1.3)
     assert total.accuracy == 11 / 16
     assert SnippetCounts().prf == PRF(0.0, 0.0, 0.0)
+
+
+def test_the_snippet_report_gives_what_the_truths_themselves_hold() -> None:
+    from datasets import Dataset, Page
+    from extraction_report import truth_snippets
+
+    def page(n: int, truth: str, snippets: tuple[tuple[str, ...], tuple[str, ...]] | None) -> Page:
+        return Page("w", str(n), None, b"", truth, "w", "w", 0, snippets=snippets)
+
+    dataset = Dataset(
+        "w",
+        "en",
+        [
+            page(
+                0,
+                "Simplify payroll for small teams.",
+                (("simplify payrol", "big teams"), ("menu",)),
+            ),
+            page(1, "", (("anything",), ())),
+            page(2, "No snippets here.", None),
+        ],
+    )
+    assert truth_snippets(dataset) == SnippetCounts(1, 2, 0, 1)
+    assert truth_snippets(Dataset("w", "en", [page(3, "text", None)])) is None
