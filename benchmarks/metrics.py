@@ -23,9 +23,10 @@ ground-truth text, and one way to average them over pages:
   pages (:class:`SnippetCounts`) before precision, recall and F1 are taken. A snippet is
   found when its ``\\w+`` words (lower-cased, :func:`words`) occur in a row among the
   text's, its last word possibly cut short (WCXB cuts some snippets in the middle of a
-  word: "... simplify hr and payrol"; matched whole, 276 of the 6,038 "with" snippets of
-  its dev truths were not found in the truth itself): the same words with other quotes,
-  dashes or spaces count (WCXB's snippets write the page's curly quotes straight).
+  word: "... simplify hr and payrol", which whole words never match; how many of its own
+  snippets each truth holds is printed under the extraction benchmark's snippet table):
+  the same words with other quotes, dashes or spaces count (WCXB's snippets write the
+  page's curly quotes straight).
 * :func:`average` -- per-page precision and recall are averaged over pages, and F1 is the
   harmonic mean of the two averages (not the mean of per-page F1s). Token F1 and character
   F1 are averaged this way; the WCXB metric is not (:func:`mean_f1`).
