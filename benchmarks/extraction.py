@@ -123,7 +123,9 @@ new ``--per-page`` file carries those stored records on.
 The code, one job a module: ``extractors.py`` builds and times the extractors (``ours`` with
 its fold models, the peers, the parse floor); ``extraction_runs.py`` runs them over a set
 and scores the pages (and writes and reads the per-page records); ``extraction_report.py``
-writes each set's Markdown; ``extraction_targets.py`` checks issue 20's targets; this file
+writes each set's Markdown (its tables from ``report_tables.py``, its snippet scoring from
+``extraction_snippets.py``, its page types from ``extraction_types.py``);
+``extraction_targets.py`` checks issue 20's targets; this file
 reads the arguments and the sets and puts the report together.
 """
 

@@ -1,7 +1,8 @@
 """The extraction benchmark's report: Markdown (and the numbers behind it) for a set with
 truth (every extractor's figures, the headline metric per fold, comments, snippet scoring,
 page types) and for the set without truth (template learning over one site's pages), with
-the notes on the data itself.
+the notes on the data itself. Its parts: the tables in ``report_tables.py``, the snippet
+scoring in ``extraction_snippets.py``, the page types in ``extraction_types.py``.
 """
 
 from __future__ import annotations
@@ -9,39 +10,28 @@ from __future__ import annotations
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 # The benchmarks folder is not a package: make its modules importable however this is run.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from datasets import WCXB_TYPES, Dataset
+from datasets import Dataset
 from extraction_runs import (
     HEADLINE_LABEL,
-    FoldFigures,
     PageResult,
     Summary,
     fold_figures,
     headline_of,
     summarize,
 )
+from extraction_snippets import snippets_report, truth_snippets
+from extraction_types import page_type_report
 from extractors import FLOOR, OursSetup
-from metrics import PRF, SnippetCounts, average, snippet_counts
+from metrics import average
+from report_tables import figures_table, fmt, fmt_ms, folds_table, md_table
 
 #: A page that takes ``ours`` longer than this (CPU ms) is listed (issue 20: none may).
 SLOW_MS = 1000.0
-
-#: rs-trafilatura's published WCXB dev figures (WCXB's metric), the reference row.
-RS_TRAFILATURA_DEV = {
-    "all": 0.859,
-    "article": 0.932,
-    "documentation": 0.932,
-    "service": 0.844,
-    "forum": 0.808,
-    "collection": 0.716,
-    "listing": 0.707,
-    "product": 0.641,
-}
 
 
 def data_notes(dataset: Dataset) -> list[str]:
@@ -63,85 +53,6 @@ def data_notes(dataset: Dataset) -> list[str]:
             kind = f"{page.page_type}, " if page.page_type else ""
             notes.append(f"{page.id} ({kind}{page.site}): empty ground truth, run but not scored")
     return notes
-
-
-def fmt(x: float | None) -> str:
-    return "–" if x is None else f"{x:.3f}"
-
-
-def fmt_ms(x: float) -> str:
-    return f"{x:.1f}" if x < 100 else f"{x:.0f}"
-
-
-def _ratio(a: float, b: float | None) -> str:
-    return f"{a / b:.2f}×" if b else "–"
-
-
-def md_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def figures_table(summaries: dict[str, Summary], language: str, headline: str, wcxb: bool) -> str:
-    """One row per extractor: quality, empty pages, errors and CPU time with ratios."""
-    ref = summaries.get("ours")
-    traf = summaries.get("trafilatura")
-    floor = summaries.get(FLOOR)
-    header = ["extractor", "scored", "token F1", "token P", "token R"]
-    if wcxb:
-        header += ["WCXB metric", "WCXB, blank truths in"]
-    if language != "en":
-        header += ["char F1", "char P", "char R"]
-    header += [
-        f"ours − this ({HEADLINE_LABEL[headline]})",
-        "empty",
-        "errors",
-        "median ms",
-        "÷ trafilatura",
-        "÷ lxml parse",
-        "p95 ms",
-        "max ms",
-    ]
-    rows = []
-    for name, s in summaries.items():
-        row = [name, str(s.scored), fmt(s.token.f1), fmt(s.token.precision), fmt(s.token.recall)]
-        if wcxb:
-            row += [fmt(s.wcxb), fmt(s.wcxb_all)]
-        if language != "en":
-            c = s.char or PRF(None, None, 0.0)
-            row += [fmt(c.f1), fmt(c.precision), fmt(c.recall)]
-        delta = "–"
-        if ref is not None and name != "ours":
-            delta = f"{ref.metric(headline) - s.metric(headline):+.3f}"
-        row += [
-            delta,
-            str(s.empty),
-            str(s.errors),
-            fmt_ms(s.median_ms),
-            _ratio(s.median_ms, traf.median_ms if traf else None),
-            _ratio(s.median_ms, floor.median_ms if floor else None),
-            fmt_ms(s.p95_ms),
-            fmt_ms(s.max_ms),
-        ]
-        rows.append(row)
-    return md_table(header, rows)
-
-
-def folds_table(folds: dict[str, FoldFigures]) -> str:
-    """Extractor x fold of one metric, with the mean, standard deviation and range."""
-    present = sorted({k for f in folds.values() for k in f.values})
-    pages = {k: max(f.pages.get(k, 0) for f in folds.values()) for k in present}
-    header = ["extractor"] + [f"fold {k} ({pages[k]})" for k in present]
-    header += ["mean of folds", "sd", "min – max"]
-    rows = []
-    for name, f in folds.items():
-        values = list(f.values.values())
-        row = [name] + [fmt(f.values.get(k)) for k in present]
-        span = f"{min(values):.3f} – {max(values):.3f}" if values else "–"
-        row += [fmt(f.mean), fmt(f.sd), span]
-        rows.append(row)
-    return md_table(header, rows)
 
 
 def set_report(
@@ -246,64 +157,6 @@ def set_report(
     return "\n".join(out), data
 
 
-def _snippet_f1(summary: Summary) -> str:
-    return fmt(summary.snippets.prf.f1) if summary.snippets is not None else "–"
-
-
-def truth_snippets(dataset: Dataset) -> SnippetCounts | None:
-    """The snippets the truths themselves hold and miss, scored as an extractor's text is
-    (the ceiling of the snippet figures), summed over the pages that list some."""
-    counts = [
-        snippet_counts(page.truth or "", *page.snippets)
-        for page in dataset.pages
-        if page.snippets is not None
-    ]
-    return sum(counts, SnippetCounts()) if counts else None
-
-
-def snippets_report(summaries: dict[str, Summary], ceiling: SnippetCounts | None = None) -> str:
-    """The snippets every extractor's text holds and misses (``metrics.snippet_counts``:
-    the method of trafilatura's own evaluation), summed over the pages run, and what the
-    truths themselves hold (``ceiling``, when given)."""
-    ref = summaries.get("ours")
-    rows = []
-    for name, s in summaries.items():
-        if s.snippets is None:
-            continue
-        prf = s.snippets.prf
-        delta = "–"
-        if ref is not None and ref.snippets is not None and name != "ours":
-            delta = f"{ref.snippets.prf.f1 - prf.f1:+.3f}"
-        rows.append(
-            [
-                name,
-                str(sum(s.snippets)),
-                fmt(prf.precision),
-                fmt(prf.recall),
-                fmt(prf.f1),
-                fmt(s.snippets.accuracy),
-                delta,
-            ]
-        )
-    header = ["extractor", "snippets", "P", "R", "F1", "accuracy", "ours − this (F1)"]
-    truth_line = ""
-    if ceiling is not None:
-        prf = ceiling.prf
-        truth_line = (
-            f"\nThe truths themselves, scored the same way (the ceiling of these figures): "
-            f"P {fmt(prf.precision)}, R {fmt(prf.recall)}, F1 {fmt(prf.f1)} "
-            f"({ceiling.false_negatives} of their {ceiling.true_positives + ceiling.false_negatives} "
-            f'"with" snippets not found in them).\n'
-        )
-    return (
-        "Snippet scoring, the method of trafilatura's own evaluation: a snippet of the truth's "
-        '"with" list found in the text is a true positive, one of its "without" list found '
-        "a false positive; counts summed over every page run (blank truths too), a snippet "
-        "found when its words occur in a row in the text, its last word possibly cut short "
-        "(WCXB cuts some snippets mid-word):\n\n" + md_table(header, rows) + "\n" + truth_line
-    )
-
-
 def comments_report(
     dataset: Dataset, results: dict[str, list[PageResult]], summaries: dict[str, Summary]
 ) -> tuple[str, dict[str, Any]]:
@@ -337,71 +190,6 @@ def comments_report(
         "pages_with_comments": marked,
         "extractors": {name: prf._asdict() for name, prf in figures.items()},
     }
-
-
-def page_type_report(
-    dataset: Dataset, results: dict[str, list[PageResult]], summaries: dict[str, Summary]
-) -> tuple[str, dict[str, Any]]:
-    """WCXB's metric and token F1 per page type (with rs-trafilatura's published row and the
-    fold spread of ours), then every figure per type."""
-    types = [t for t in WCXB_TYPES if any(p.page_type == t for p in dataset.pages)]
-    counts = Counter(p.page_type for p in dataset.pages if p.has_truth)
-    by_type = {
-        name: {t: summarize(name, (r for r in rs if r.page.page_type == t)) for t in types}
-        for name, rs in results.items()
-    }
-    name = dataset.name
-    out = [f"### {name} per page type", ""]
-    header = ["extractor", f"all ({sum(counts.values())})"]
-    header += [f"{t} ({counts[t]})" for t in types]
-    rows = [["rs-trafilatura (published, dev)", fmt(RS_TRAFILATURA_DEV["all"])]]
-    rows[0] += [fmt(RS_TRAFILATURA_DEV.get(t)) for t in types]
-    for extractor, per in by_type.items():
-        rows.append([extractor, fmt(summaries[extractor].wcxb)] + [fmt(per[t].wcxb) for t in types])
-    spread: dict[str, Any] = {}
-    if "ours" in results:
-        row = ["ours: mean ± sd of the folds"]
-        for t in ["all", *types]:
-            rs = [r for r in results["ours"] if t == "all" or r.page.page_type == t]
-            f = fold_figures(rs, "wcxb")
-            spread[t] = f.to_dict()
-            row.append(f"{f.mean:.3f} ± {f.sd:.3f}")
-        rows.append(row)
-    out.append("WCXB metric per page type (pages scored):")
-    out.append("")
-    out.append(md_table(header, rows))
-    out.append("")
-    rows = [
-        [extractor, fmt(summaries[extractor].token.f1)] + [fmt(per[t].token.f1) for t in types]
-        for extractor, per in by_type.items()
-    ]
-    out.append("token F1 per page type:")
-    out.append("")
-    out.append(md_table(header, rows))
-    out.append("")
-    if any(s.snippets is not None for s in summaries.values()):
-        rows = [
-            [extractor, _snippet_f1(summaries[extractor])] + [_snippet_f1(per[t]) for t in types]
-            for extractor, per in by_type.items()
-        ]
-        out.append("snippet F1 per page type (snippets of every page run):")
-        out.append("")
-        out.append(md_table(header, rows))
-        out.append("")
-    for t in types:
-        out.append(f"#### {name}: {t} ({counts[t]} pages scored)")
-        out.append("")
-        out.append(
-            figures_table({e: per[t] for e, per in by_type.items()}, dataset.language, "wcxb", True)
-        )
-        out.append("")
-    data: dict[str, Any] = {
-        extractor: {t: s.to_dict() for t, s in per.items()} for extractor, per in by_type.items()
-    }
-    data["rs-trafilatura (published)"] = dict(RS_TRAFILATURA_DEV)
-    if spread:
-        data["ours_folds"] = spread
-    return "\n".join(out), data
 
 
 def template_report(dataset: Dataset, results: dict[str, list[PageResult]]) -> tuple[str, Any]:

@@ -13,9 +13,11 @@ from typing import Any
 # The benchmarks folder is not a package: make its modules importable however this is run.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from datasets import WCXB_TYPES, Dataset
-from extraction_report import RS_TRAFILATURA_DEV, SLOW_MS, fmt, fmt_ms, md_table
+from extraction_report import SLOW_MS
 from extraction_runs import PageResult, headline_of, summarize
+from extraction_types import RS_TRAFILATURA_DEV
 from extractors import FLOOR, is_peer
+from report_tables import fmt, fmt_ms, md_table
 
 #: The issue 20 targets.
 TARGET_WCXB = 0.88

@@ -43,7 +43,7 @@ def test_counts_add_up_over_pages_before_precision_and_recall_are_taken() -> Non
 
 def test_the_snippet_report_gives_what_the_truths_themselves_hold() -> None:
     from datasets import Dataset, Page
-    from extraction_report import truth_snippets
+    from extraction_snippets import truth_snippets
 
     def page(n: int, truth: str, snippets: tuple[tuple[str, ...], tuple[str, ...]] | None) -> Page:
         return Page("w", str(n), None, b"", truth, "w", "w", 0, snippets=snippets)
