@@ -30,25 +30,25 @@ The Chinese sets have no real URL: a page's ``url`` is made up as
 come from the site name the set gives (``163``, ``sina`` ...; ``money.163.com`` for the
 template set).
 
-Standard library only, plus ``tldextract`` through ``folds.py``.
+Its parts: where pages get their URLs in ``page_urls.py``, the Dragnet gold files in
+``dragnet_gold.py``, the folds in ``folds.py``.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import re
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-# The benchmarks folder is not a package: make ``folds`` importable however this is run.
+# The benchmarks folder is not a package: make its modules importable however this is run.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dragnet_gold import dragnet_urls, gold_text, split_comments
 from folds import fold_of, registered_domain
+from page_urls import declared_url, fake_url, host_of, unshare_urls
 
 #: Every set, in the order the benchmarks run them.
 ALL_SETS = ("scrapinghub", "wcxb-dev", "dragnet-gold", "zh-news-silver", "zh-netease-template")
@@ -115,47 +115,10 @@ class Dataset:
         return [p for p in self.pages if p.fold == fold]
 
 
-_LINK_RE = re.compile(rb"<link\b[^>]*>", re.I)
-_META_RE = re.compile(rb"<meta\b[^>]*>", re.I)
-
-
-def _attribute(tag: bytes, name: bytes) -> bytes | None:
-    match = re.search(rb"\b" + name + rb"""\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", tag, re.I)
-    if match is None:
-        return None
-    return next(g for g in match.groups() if g is not None)
-
-
-def declared_url(html: bytes) -> str | None:
-    """The absolute URL a page declares for itself: ``<link rel=canonical href>``, else
-    ``<meta property=og:url content>``; None when it declares neither."""
-    candidates = [
-        _attribute(tag, b"href")
-        for tag in _LINK_RE.findall(html)
-        if (_attribute(tag, b"rel") or b"").lower() == b"canonical"
-    ]
-    candidates += [
-        _attribute(tag, b"content")
-        for tag in _META_RE.findall(html)
-        if (_attribute(tag, b"property") or b"").lower() == b"og:url"
-    ]
-    for raw in candidates:
-        url = (raw or b"").decode("utf-8", "replace").strip()
-        if url.startswith(("http://", "https://")):
-            return url
-    return None
-
-
 def read_gz(path: Path) -> bytes:
     """The bytes of a gzipped file."""
     with gzip.open(path, "rb") as fh:
         return fh.read()
-
-
-def host_of(url: str) -> str:
-    """A URL's host, lower-cased, without a leading ``www.``."""
-    host = (urlsplit(url).hostname or "").lower()
-    return host.removeprefix("www.")
 
 
 def crawl_order(pages: Iterable[Page]) -> list[Page]:
@@ -253,57 +216,6 @@ def load_wcxb(root: Path) -> Dataset:
     return Dataset("wcxb-dev", "en", crawl_order(pages), notes)
 
 
-def dragnet_urls(links: Path) -> dict[str, str]:
-    """Page file name (``<id>.html.gz``) -> ``page_url``, from the Dragnet records of
-    ``image-links.jsonl``."""
-    urls: dict[str, str] = {}
-    with links.open(encoding="utf-8") as fh:
-        for line in fh:
-            if '"dragnet_data"' not in line:
-                continue
-            record = json.loads(line)
-            name = str(record.get("file", "")).rsplit("/", 1)[-1]
-            if name and record.get("page_url"):
-                urls.setdefault(name, record["page_url"])
-    return urls
-
-
-#: What a UTF-16 byte-order mark became when a UTF-16 file was once read as UTF-8 and
-#: written back: two replacement characters.
-_MANGLED_BOM = "\ufffd\ufffd".encode()
-
-
-def gold_text(raw: bytes) -> str:
-    """A gold file's text. Five dragnet-gold files are UTF-16 (little-endian) that went
-    through a UTF-8 decoder once: the byte-order mark and every byte over 127 became
-    U+FFFD (three bytes for one, so the pairs stay aligned). They are read as UTF-16,
-    which gives their words back (a few accented letters stay lost); read as UTF-8 they
-    were text with a NUL after every letter, which no extractor can match."""
-    if raw.startswith(_MANGLED_BOM) and raw.count(0) * 4 > len(raw):
-        return raw[len(_MANGLED_BOM) :].decode("utf-16-le", "replace")
-    return raw.decode("utf-8")
-
-
-#: Dragnet's annotators put the readers' comments after a line ``!@#$%^&*()  COMMENTS``:
-#: "any text appearing before this string in the file is the main article, text after
-#: belongs to comments" (the dragnet_data README). The line was typed by hand: 17 of the
-#: 227 marked files carry a variant (one space, a symbol missing or doubled, "COMMNENTS",
-#: "CORRECTED", the symbols alone on their line).
-COMMENTS_MARKER_RE = re.compile(
-    r"(?:[!@#$%^&*()] ?){3,}[!@#$%^&*() ]*(?:COMMN?ENTS|CORRECTED)[ \t]*\r?$"
-    r"|^[ \t]*!@#\$%\^&\*\(\)[ \t]*\r?$",
-    re.M,
-)
-
-
-def split_comments(gold: str) -> tuple[str, str]:
-    """A Dragnet gold text as (main text, comments); comments ``""`` when none are marked."""
-    match = COMMENTS_MARKER_RE.search(gold)
-    if match is None:
-        return gold, ""
-    return gold[: match.start()].rstrip(), gold[match.end() :].strip()
-
-
 def load_dragnet(root: Path) -> Dataset:
     """``gold/<id>.txt.gz`` with the HTML and URL from the ``ads`` folder beside ``extract``.
     The truth is the main text: the comments the gold file marks apart
@@ -332,50 +244,13 @@ def load_dragnet(root: Path) -> Dataset:
     notes = (
         [f"{len(no_url)} gold pages without a URL left out: {', '.join(no_url)}"] if no_url else []
     )
-    notes += _unshare_urls(pages)
+    notes += unshare_urls(pages)
     return Dataset("dragnet-gold", "en", crawl_order(pages), notes)
-
-
-def _unshare_urls(pages: list[Page]) -> list[str]:
-    """Give a page of its own URL when several pages of the set were given one: 147
-    dragnet-gold pages (articles, each with its own gold text) share the front-page URLs of
-    22 sites, which a crawl would never give an article. Such a page takes the URL it
-    declares (``<link rel=canonical>``, else ``og:url``) when that one is its own, else
-    ``<the shared URL's site>/<set>/<id>`` (made up: ``url_is_real`` False; the host, so the
-    site, registered domain and fold, stay the same). Returns the notes to report."""
-    counts = Counter(p.url for p in pages)
-    declared = {p.id: declared_url(p.html) for p in pages if counts[p.url] > 1}
-    declared_counts = Counter(declared.values())
-    shared = {p.url for p in pages if counts[p.url] > 1}
-    made_up = own = 0
-    for page in pages:
-        if page.url not in shared:
-            continue
-        mine = declared[page.id]
-        if mine and declared_counts[mine] == 1 and mine not in shared:
-            page.url = mine
-            own += 1
-        else:
-            parts = urlsplit(page.url or "")
-            page.url = f"{parts.scheme}://{parts.netloc}/{page.set_name}/{page.id}"
-            page.url_is_real = False
-            made_up += 1
-    if not shared:
-        return []
-    return [
-        f"{own + made_up} pages shared {len(shared)} URLs (sites' front pages): {own} take the "
-        f"URL they declare, {made_up} a made-up one, <site>/{pages[0].set_name}/<id>"
-    ]
 
 
 def _manifest(root: Path) -> list[dict[str, Any]]:
     with (root / "manifest.jsonl").open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
-
-
-def fake_url(set_name: str, site: str, page_id: str) -> str:
-    """The made-up URL of a page of a set without URLs."""
-    return f"http://{site}.{set_name}.invalid/{page_id.rsplit('/', 1)[-1]}"
 
 
 def load_zh_silver(root: Path) -> Dataset:

@@ -94,7 +94,7 @@ Scoring (``benchmarks/metrics.py``), per page, then over pages:
   accuracy of the sums, overall and per page type.
 
 On ``dragnet-gold`` the truth is a gold file's main text: the readers' comments its
-annotators marked apart (``datasets.split_comments``) are scored in a second table only,
+annotators marked apart (``dragnet_gold.split_comments``) are scored in a second table only,
 token F1 against main text and comments together (how the set was scored before the marker
 was read: 227 of its 881 files mark comments).
 

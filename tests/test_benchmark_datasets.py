@@ -7,7 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from datasets import Page, _unshare_urls, split_comments
+from datasets import Page
+from dragnet_gold import split_comments
+from page_urls import unshare_urls
 
 
 def test_dragnet_comments_are_split_from_the_main_text_at_every_variant_of_the_marker() -> None:
@@ -39,7 +41,7 @@ def test_pages_given_one_front_page_url_get_urls_of_their_own() -> None:
         _page("2", "http://example.com/"),
         _page("3", "http://example.com/2012/07/c.html"),
     ]
-    notes = _unshare_urls(pages)
+    notes = unshare_urls(pages)
     assert [p.url for p in pages] == [
         "https://example.com/2012/07/a.html",
         "http://example.com/dragnet-gold/2",
