@@ -8,9 +8,11 @@ the downloader middleware in ``scrapy_webclean.integration`` is a thin shell ove
 from scrapy_webclean.ads.filterlist import FilterList, FilterListUnavailable
 from scrapy_webclean.ads.keywords import NoiseWordModel
 from scrapy_webclean.ads.links import ImageLink, image_links
-from scrapy_webclean.ads.model import AdImageModel, AdModelOptions, Verdict
+from scrapy_webclean.ads.model import AdImageModel
 from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
+from scrapy_webclean.ads.options import AdModelOptions
 from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
+from scrapy_webclean.ads.verdict import Verdict
 
 __all__ = [
     "AdImageModel",

@@ -38,8 +38,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -52,15 +51,16 @@ from scrapy_webclean.ads.features import (
     tokens,
 )
 from scrapy_webclean.ads.filterlist import FilterList
-from scrapy_webclean.ads.keywords import DEFAULT_AD_WORDS, DEFAULT_KEYWORD_CAP, NoiseWordModel
+from scrapy_webclean.ads.keywords import NoiseWordModel
 from scrapy_webclean.ads.links import ImageLink, image_links
 from scrapy_webclean.ads.models import AnchorEntropyModel, UrlRedundancyModel
+from scrapy_webclean.ads.options import AdModelOptions
+from scrapy_webclean.ads.scopes import wider_scopes
 from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
+from scrapy_webclean.ads.verdict import Verdict
 from scrapy_webclean.html.loader import load_html
 from scrapy_webclean.text.stopwords import all_stopwords
-from scrapy_webclean.urls import host_of, organization_domain, same_party, site_key
-
-Kind = Literal["ad", "pixel", "template", "content"]
+from scrapy_webclean.urls import host_of, same_party, site_key
 
 _AD_HOSTS = "ad_hosts"
 _MAIN = "main_content"
@@ -69,76 +69,6 @@ _SHOWN_CLEANED = "shown_cleaned"
 #: The images of the recent pages remembered by URL: at most this many per recent page
 #: (``AdModelOptions.recent_pages``), the oldest forgotten first.
 IMAGES_PER_RECENT_PAGE = 50
-
-
-@dataclass(slots=True, frozen=True)
-class Verdict:
-    """What to do with one image link. ``score`` is the noise evidence (0 = none; ads
-    score at least ``ad_threshold``); ``reasons`` name the signals that fired;
-    ``certain`` is False while the site has too few pages for the statistics."""
-
-    drop: bool
-    kind: Kind
-    score: float
-    reasons: tuple[str, ...] = ()
-    certain: bool = True
-
-    @property
-    def reason(self) -> str:
-        """The main reason: for a template image the statistic that found it, for an ad
-        its strongest evidence; the kind when nothing fired."""
-        order = _TEMPLATE_REASONS if self.kind == "template" else _AD_REASONS
-        for reason in order:
-            if reason in self.reasons:
-                return reason
-        return self.reasons[0] if self.reasons else self.kind
-
-
-_TEMPLATE_REASONS = ("redundant", "redundant_on_platform", "redundant_on_host", "anchor_entropy")
-_AD_REASONS = (
-    "filter_list",
-    "ad_host",
-    "noise_words",
-    "ad_size",
-    "pixel",
-    "serves_ads_here",
-    "third_party",
-)
-
-
-@dataclass(slots=True)
-class AdModelOptions:
-    """Thresholds of :class:`AdImageModel` (see the module docstring)."""
-
-    ad_threshold: float = 2.0
-    ad_host_weight: float = 2.0
-    pixel_weight: float = 1.0
-    ad_size_weight: float = 1.0
-    keyword_cap: float = DEFAULT_KEYWORD_CAP
-    third_party_weight: float = 0.5
-    #: A third-party host that served ads on this many pages of the site adds this much
-    #: to the evidence of its other images (learned during the crawl).
-    ad_host_pages: int = 1
-    learned_ad_host_weight: float = 1.0
-    min_pages: int = 4
-    redundancy_threshold: float = 0.5
-    #: Confidence of the redundancy test: the share's Wilson lower bound at this many
-    #: standard deviations must reach the threshold (few pages, more caution).
-    redundancy_z: float = 1.5
-    #: The same for a teaser of another article (:func:`~.features.is_teaser`), which
-    #: repeats for a while and is content.
-    teaser_redundancy_z: float = 2.0
-    #: An image on ``redundancy_threshold`` of the site's pages or more whose lower bound
-    #: falls short is not certain yet: a crawler waits for more pages.
-    borderline_waits: bool = True
-    entropy_threshold: float = 0.95
-    #: An image the cleaner found in the main content of at least this share of the
-    #: cleaned pages that show it is never template on the site (``note_main_content``).
-    main_content_share: float = 0.5
-    drop_template: bool = True
-    words: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_AD_WORDS))
-    #: Pages whose image links are kept for ``judge`` (least recently observed dropped).
-    recent_pages: int = 512
 
 
 class AdImageModel:
@@ -428,36 +358,6 @@ class _Observed:
     evidence: float
     reasons: tuple[str, ...]
     teaser: bool = False
-
-
-#: Where a platform's statistics are kept in the store (apart from any site's).
-_PLATFORM_PREFIX = "platform:"
-
-
-_HOST_PREFIX = "host:"
-
-
-def wider_scopes(page_url: str, site: str) -> list[tuple[str, str]]:
-    """The store keys, besides the site's, whose pages an image's redundancy is also
-    counted over, with the reason each gives: the shared platform the site is a blog of,
-    and the page's host when it is not the site itself."""
-    scopes = []
-    platform = platform_key(page_url, site)
-    if platform:
-        scopes.append((platform, "redundant_on_platform"))
-    host = host_of(page_url)
-    if host and host != site and host != "www." + site:
-        scopes.append((_HOST_PREFIX + host, "redundant_on_host"))
-    return scopes
-
-
-def platform_key(page_url: str, site: str) -> str:
-    """The store key of the shared platform a site is a part of (``platform:blogspot.com``
-    for ``alice.blogspot.com``), or '' when the site is its own organisation."""
-    organization = organization_domain(host_of(page_url))
-    if not organization or organization == site:
-        return ""
-    return _PLATFORM_PREFIX + organization
 
 
 def _lower_bound(share: float, pages: int, z: float) -> float:

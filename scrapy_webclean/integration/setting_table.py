@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scrapy_webclean.ads.model import AdModelOptions
+from scrapy_webclean.ads.options import AdModelOptions
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, Limits
 from scrapy_webclean.html.pagewalk import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
 from scrapy_webclean.integration.setting_rules import (
