@@ -5,16 +5,11 @@ own for a page that was given another page's, and a URL's host."""
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-# The benchmarks folder is not a package: make its modules importable however this is run.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (datasets.py imports this module)
     from datasets import Page
 
 _LINK_RE = re.compile(rb"<link\b[^>]*>", re.I)
