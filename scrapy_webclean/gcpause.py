@@ -1,5 +1,7 @@
 """The cyclic garbage collector kept out of the way: paused while a page is cleaned
-(:func:`gc_paused`), and kept off what a crawl loads once (:func:`freeze_start_up`).
+(:func:`gc_paused`; in a crawl, until the page's item is made:
+``integration.workers.clean_page``), and kept off what a crawl loads once
+(:func:`freeze_start_up`).
 
 Cleaning a page makes tens of thousands of short-lived containers (the page model's
 lists, the lines, their features), nearly all freed by reference counting when the page

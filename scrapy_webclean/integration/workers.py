@@ -63,7 +63,7 @@ from scrapy_webclean.extraction.template import (
     TemplateStore,
     site_of,
 )
-from scrapy_webclean.gcpause import freeze_start_up
+from scrapy_webclean.gcpause import freeze_start_up, gc_paused
 from scrapy_webclean.integration.workerprocess import (
     WorkerContext,
     exit_with_parent,
@@ -175,7 +175,26 @@ def clean_page(
     ``markdown`` the item's text is the Markdown of the main content. A page is learned by
     a state-backed template store once per URL (see ``BackendTemplateStore.page``). With
     ``fingerprints``, the text is fingerprinted for the dedup pipeline too
-    (:attr:`Cleaned.fingerprint`)."""
+    (:attr:`Cleaned.fingerprint`).
+
+    The cyclic garbage collector is paused for the whole page (``gcpause.gc_paused``), its
+    item built too: the item's fields come from the page's blocks, which read the page
+    model, so a pause that ended with the cleaning would leave the collector to walk the
+    whole page model (and promote it to an older generation, walked again later) while the
+    blocks are built. Paused until the item is made, it finds only the item left."""
+    with gc_paused():
+        return _clean_page(cleaner, html, url, content_type, include_blocks, markdown, fingerprints)
+
+
+def _clean_page(
+    cleaner: Cleaner,
+    html: bytes | str,
+    url: str | None,
+    content_type: Any,
+    include_blocks: bool,
+    markdown: bool,
+    fingerprints: FingerprintRequest | None,
+) -> Cleaned:
     started = time.perf_counter()
     store = cleaner.template_model.store
     learning: AbstractContextManager[None] = (
