@@ -182,7 +182,7 @@ def clean_page(
     model, so a pause that ended with the cleaning would leave the collector to walk the
     whole page model (and promote it to an older generation, walked again later) while the
     blocks are built. Paused until the item is made, it finds only the item left."""
-    with gc_paused():
+    with gc_paused():  # (the pause ends once _clean_page's locals, the page model, are freed)
         return _clean_page(cleaner, html, url, content_type, include_blocks, markdown, fingerprints)
 
 
