@@ -59,3 +59,26 @@ def test_threads_cleaning_at_once_leave_the_collector_running() -> None:
         thread.join()
     assert not errors
     assert gc.isenabled()
+
+
+def test_the_crawl_keeps_the_collector_paused_while_it_builds_the_item(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The item's blocks read the page model: the collector must not walk it meanwhile."""
+    from scrapy_webclean import Cleaner
+    from scrapy_webclean.integration.workers import clean_page
+    from scrapy_webclean.result import CleanResult
+
+    seen: list[bool] = []
+    to_dict = CleanResult.to_dict
+
+    def watched(self: CleanResult, *args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return to_dict(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CleanResult, "to_dict", watched)
+    page = "<html><body><article><p>" + "A sentence of the article. " * 40 + "</p></article>"
+    cleaned = clean_page(Cleaner(), page, "http://example.com/a", None, include_blocks=True)
+    assert "sentence" in cleaned.data["text"]
+    assert seen == [False]
+    assert gc.isenabled()
