@@ -54,7 +54,8 @@ def measure(data: Path, set_name: str, way: str) -> dict[str, object]:
         return workers.clean_page(cleaner, body, url, None, True)
 
     def cleaning_only(cleaner: Cleaner, body: bytes, url: str | None) -> object:
-        return workers._clean_page(cleaner, body, url, None, True, False, None)
+        # (the undecorated function: only Cleaner.clean's own pause)
+        return workers.clean_page.__wrapped__(cleaner, body, url, None, True, False, None)
 
     run = whole if way == "whole" else cleaning_only
     pages = load_set(data, set_name).pages

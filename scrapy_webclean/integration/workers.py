@@ -162,6 +162,7 @@ class FingerprintRequest:
     skipped_types: frozenset[str] = frozenset()
 
 
+@gc_paused()
 def clean_page(
     cleaner: Cleaner,
     html: bytes | str,
@@ -177,24 +178,13 @@ def clean_page(
     ``fingerprints``, the text is fingerprinted for the dedup pipeline too
     (:attr:`Cleaned.fingerprint`).
 
-    The cyclic garbage collector is paused for the whole page (``gcpause.gc_paused``), its
-    item built too: the item's fields come from the page's blocks, which read the page
-    model, so a pause that ended with the cleaning would leave the collector to walk the
-    whole page model (and promote it to an older generation, walked again later) while the
-    blocks are built. Paused until the item is made, it finds only the item left."""
-    with gc_paused():  # (the pause ends once _clean_page's locals, the page model, are freed)
-        return _clean_page(cleaner, html, url, content_type, include_blocks, markdown, fingerprints)
-
-
-def _clean_page(
-    cleaner: Cleaner,
-    html: bytes | str,
-    url: str | None,
-    content_type: Any,
-    include_blocks: bool,
-    markdown: bool,
-    fingerprints: FingerprintRequest | None,
-) -> Cleaned:
+    The cyclic garbage collector is paused for the whole page, its item built too
+    (``gcpause.gc_paused`` as the decorator: the pause ends once the call has returned and
+    its locals, the page model among them, are freed). The item's fields come from the
+    page's blocks, which read the page model: a pause that ended with the cleaning would
+    leave the collector to walk the whole page model (and promote it to an older
+    generation, walked again later) while the blocks are built. Paused until the item is
+    made, it finds only the item left."""
     started = time.perf_counter()
     store = cleaner.template_model.store
     learning: AbstractContextManager[None] = (
