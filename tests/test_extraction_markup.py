@@ -26,6 +26,18 @@ def test_layout_word_on_a_wrapper_does_not_hide_the_article() -> None:
     assert clean_html(html).text == f"{PROSE}\n{PROSE}"
 
 
+def test_the_writers_biography_box_is_left_out_but_a_biography_page_is_read() -> None:
+    bio = "Ann Lee has covered science for twenty years and lives in Lisbon with two cats."
+    html = page(
+        f'<article class="post"><h1>Headline here</h1><p>{PROSE}</p><p>{PROSE}</p>'
+        f'<div class="author-bio"><p>{bio}</p></div></article>'
+    )
+    assert clean_html(html).text == f"{PROSE}\n{PROSE}"
+    # A page that is the biography (the box holds most of its prose) keeps it.
+    profile = page(f'<div class="author-bio"><h1>Ann Lee</h1><p>{PROSE}</p><p>{bio}</p></div>')
+    assert clean_html(profile).text == f"{PROSE}\n{bio}"
+
+
 def test_byline_is_metadata_not_text() -> None:
     html = page(
         f'<div class="story"><h1>Headline</h1><div>By Ann Lee | 2026-03-14</div><p>{PROSE}</p></div>'
@@ -204,6 +216,12 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("a-popover-content", "div") == STRONG_NEGATIVE
     assert _classify("footnotes", "section") == STRONG_NEGATIVE
     assert _classify("dialog", "div") == STRONG_NEGATIVE  # (role="dialog": an overlay)
+    # The writer's biography box under an article.
+    assert _classify("author-bio", "div") == STRONG_NEGATIVE
+    assert _classify("cs-entry__author-desc", "div") == STRONG_NEGATIVE
+    assert _classify("about_the_author", "section") == STRONG_NEGATIVE
+    assert _classify("bio", "p") == STRONG_NEGATIVE
+    assert _classify("biotech-news", "div") != STRONG_NEGATIVE
 
 
 def test_a_notice_by_its_aria_role_or_a_byline_by_its_microdata_is_not_text() -> None:
