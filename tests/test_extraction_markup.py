@@ -222,6 +222,8 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("about_the_author", "section") == STRONG_NEGATIVE
     assert _classify("bio", "p") == STRONG_NEGATIVE
     assert _classify("biotech-news", "div") != STRONG_NEGATIVE
+    # A box of the site's latest posts.
+    assert _classify("widget latest-posts", "div") == STRONG_NEGATIVE
 
 
 def test_a_notice_by_its_aria_role_or_a_byline_by_its_microdata_is_not_text() -> None:

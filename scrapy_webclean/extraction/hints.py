@@ -44,7 +44,8 @@ NAVIGATION_PROSE_MIN_UNITS = 100.0
 NAVIGATION_MAX_LINK_SHARE = 0.2
 #: Containers that are never main content, whatever they hold. (A caption, but not a
 #: type scale's size: "caption-s" styles small text, as "body-m" styles body text. An
-#: author's box: the writer's biography under an article, "author-bio", "about-the-author".)
+#: author's box: the writer's biography under an article, "author-bio", "about-the-author".
+#: A box of the site's latest posts or news beside the text: "latest-posts".)
 STRONG_NEGATIVE_RE = re.compile(
     _START
     + r"(?:related|ticker|breaking-?news|recommend|more-stories|read-more|also-read|share|sharing|social|"
@@ -53,7 +54,7 @@ STRONG_NEGATIVE_RE = re.compile(
     r"modal|dialog|popover|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
     r"caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
     r"visually-?hidden|screen-?reader|a11y-hidden|reactions?(?![a-z])|feedback|"
-    r"author[-_]?(?:bio|box|info|desc|details|card|profile)|about[-_]?the[-_]?author|bio(?![a-z])|"
+    r"author[-_]?(?:bio|box|info|desc|details|card|profile)|about[-_]?the[-_]?author|bio(?![a-z])|latest|"
     + _NAVIGATION_WORDS
     + ")",
 )
