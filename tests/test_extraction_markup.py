@@ -216,14 +216,10 @@ def test_class_hints_read_roles_not_layout_or_state_words() -> None:
     assert _classify("a-popover-content", "div") == STRONG_NEGATIVE
     assert _classify("footnotes", "section") == STRONG_NEGATIVE
     assert _classify("dialog", "div") == STRONG_NEGATIVE  # (role="dialog": an overlay)
-    # The writer's biography box under an article.
-    assert _classify("author-bio", "div") == STRONG_NEGATIVE
-    assert _classify("cs-entry__author-desc", "div") == STRONG_NEGATIVE
-    assert _classify("about_the_author", "section") == STRONG_NEGATIVE
-    assert _classify("bio", "p") == STRONG_NEGATIVE
+    # The writer's biography box under an article, a box of the site's latest posts.
+    boxes = ("author-bio", "cs-entry__author-desc", "about_the_author", "bio", "latest-posts")
+    assert [_classify(words, "div") for words in boxes] == [STRONG_NEGATIVE] * len(boxes)
     assert _classify("biotech-news", "div") != STRONG_NEGATIVE
-    # A box of the site's latest posts.
-    assert _classify("widget latest-posts", "div") == STRONG_NEGATIVE
 
 
 def test_a_notice_by_its_aria_role_or_a_byline_by_its_microdata_is_not_text() -> None:
