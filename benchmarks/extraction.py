@@ -71,10 +71,13 @@ scoring). Each extractor runs through a whole set before the next one starts, wi
 and data warm in the CPU's caches; ``--take-turns`` makes them take turns page by page
 instead, each starting every page with colder caches. ``--passes N`` makes the whole run N
 times, with fresh extractors each time, and keeps each page's least time (on a machine
-others load, the time they added to a pass drops out; process-wide caches, ours and the
-peers', stay warm after the first pass; the scores are the first pass's). Before a set, each extractor makes
-untimed warm-up calls (imports, dictionaries, caches, the fold models) on a throw-away
-instance: on the first page of each fold for ``ours*``, on the first page for the peers. An
+others load, the time they added to a pass drops out; the scores are the first pass's).
+Before a set, each extractor makes untimed warm-up calls (imports, dictionaries, caches,
+the fold models) on a throw-away instance: on the first page of each fold for ``ours*``, on
+the first page for the peers. Then the process's memo caches (ours and the peers', per
+text or per host: ``memo_caches.py``) are emptied, so that no row and no pass reuses what
+one before it memoized on the same pages. (``--take-turns`` cannot do that: there a row
+still finds the memos of the rows that cleaned the same page just before it.) An
 exception counts as an error and an empty prediction.
 
 Scoring (``benchmarks/metrics.py``), per page, then over pages:

@@ -20,6 +20,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from datasets import Dataset, Page
 from folds import FOLDS
+from memo_caches import clear_memo_caches
 
 from scrapy_webclean.html.tagclasses import BREAK_TAGS
 
@@ -390,8 +391,9 @@ _OTHER_LANGUAGE_WARM_UP = (
 def warmed_extractor(
     name: str, dataset: Dataset, htmls: Sequence[str], setup: OursSetup | None = None
 ) -> Callable[[Page, str], Outcome]:
-    """An extractor for a set, after untimed warm-up calls on a throw-away instance: the
-    first page of each fold for ``ours*`` (each fold's model), the first page for peers."""
+    """An extractor for a set, after untimed warm-up calls on a throw-away instance (the
+    first page of each fold for ``ours*``, each fold's model; the first page for peers),
+    with the process's memo caches emptied after them (:mod:`memo_caches`)."""
     if is_ours(name):
         firsts: dict[int, int] = {}
         for i, page in enumerate(dataset.pages):
@@ -416,4 +418,6 @@ def warmed_extractor(
         # ... nor the language identifier's model (0.4 s, read on the first text that is
         # neither plainly English nor Chinese)
         guess_language(_OTHER_LANGUAGE_WARM_UP)
+    # (what an earlier row or pass memoized on these same pages must not be reused)
+    clear_memo_caches()
     return build_extractor(name, dataset.language, setup)

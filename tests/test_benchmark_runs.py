@@ -41,3 +41,33 @@ def test_passes_keep_each_pages_least_time_and_the_first_passes_scores(
     assert [r.ms for r in results["x"]] == [2.0, 0.5]
     token = results["x"][0].token
     assert token is not None and token.f1 == 1.0
+
+
+def test_each_row_starts_with_the_memo_caches_of_the_pages_emptied() -> None:
+    """A row must not reuse what a row before it memoized on the same pages; a cache of
+    what is loaded once per process (a model file, compiled options) is kept."""
+    import functools
+
+    from extractors import warmed_extractor
+    from memo_caches import clear_memo_caches
+
+    from scrapy_webclean.extraction.verdicts import is_noise_text
+
+    @functools.lru_cache(maxsize=4096)
+    def per_text(text: str) -> int:
+        return len(text)
+
+    @functools.lru_cache(maxsize=8)
+    def loader(path: str) -> str:
+        return path.upper()
+
+    per_text("a line of a page")
+    loader("model.json")
+    assert clear_memo_caches() >= 1
+    assert per_text.cache_info().currsize == 0
+    assert loader.cache_info().currsize == 1
+
+    page = Page("s", "1", "http://a.example/1", b"<p>Share this</p>", "x", "a.example",
+                "a.example", 0)  # fmt: skip
+    warmed_extractor("ours-rules", Dataset("s", "en", [page]), ["<p>Share this</p>"])
+    assert is_noise_text.cache_info().currsize == 0  # (the warm-up's verdicts are gone)
