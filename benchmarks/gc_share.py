@@ -50,14 +50,12 @@ def measure(data: Path, set_name: str, way: str) -> dict[str, object]:
     from scrapy_webclean import Cleaner
     from scrapy_webclean.integration import workers
 
-    def whole(cleaner: Cleaner, body: bytes, url: str | None) -> object:
-        return workers.clean_page(cleaner, body, url, None, True)
+    # (the cleaning only: the undecorated function, with Cleaner.clean's own pause alone)
+    clean_page = workers.clean_page if way == "whole" else workers.clean_page.__wrapped__
 
-    def cleaning_only(cleaner: Cleaner, body: bytes, url: str | None) -> object:
-        # (the undecorated function: only Cleaner.clean's own pause)
-        return workers.clean_page.__wrapped__(cleaner, body, url, None, True, False, None)
+    def run(cleaner: Cleaner, body: bytes, url: str | None) -> object:
+        return clean_page(cleaner, body, url, None, True)
 
-    run = whole if way == "whole" else cleaning_only
     pages = load_set(data, set_name).pages
     warm = Cleaner()
     for page in pages[:WARM_UP_PAGES]:
