@@ -122,7 +122,8 @@ def test_a_side_column_holding_the_grid_is_the_main_column() -> None:
     """A two-column shop page names its wide column "right-col" (beside the filters): a
     side column holding a quarter of the page's text or more is no sidebar
     (``hints.SIDE_COLUMN_MAX_TEXT_SHARE``); a small one still is."""
-    from scrapy_webclean.extraction.hints import STRONG_NEGATIVE, node_hints
+    from scrapy_webclean.extraction.hints import node_hints
+    from scrapy_webclean.extraction.hintwords import STRONG_NEGATIVE
     from scrapy_webclean.html.loader import load_html
     from scrapy_webclean.html.pagewalk import build_page_model
 

@@ -184,42 +184,51 @@ def test_react_streamed_segments_are_read_where_they_are_shown() -> None:
 
 
 def test_class_hints_read_roles_not_layout_or_state_words() -> None:
-    from scrapy_webclean.extraction.hints import (
+    from scrapy_webclean.extraction.hintwords import (
         NEUTRAL,
         POSITIVE,
         STRONG_NEGATIVE,
-        _classify,
+        WEAK_NEGATIVE,
+        classify_words,
     )
 
-    assert _classify("sidebar widget-area", "div") == STRONG_NEGATIVE
-    assert _classify("news-ticker", "div") == STRONG_NEGATIVE
-    assert _classify("breaking-news", "div") == STRONG_NEGATIVE
-    # Layout and state words are not roles.
-    assert _classify("summary-item summary-item--side-by-side-align-center", "div") == NEUTRAL
-    assert _classify("grid-items hide-read-more-ad", "div") == NEUTRAL
-    assert _classify("post-content has-sidebar", "div") == POSITIVE
-    # The side an icon sits on is no side column; a type scale's size is no caption.
-    assert _classify("kt-accordion-wrap kt-accodion-icon-side-right", "div") != STRONG_NEGATIVE
-    assert _classify("sidebar-right", "div") == STRONG_NEGATIVE
-    assert _classify("caption-s", "p") == NEUTRAL
-    assert _classify("caption-m text-gray", "div") != STRONG_NEGATIVE
-    assert _classify("wp-caption-text", "p") == STRONG_NEGATIVE
-    assert _classify("image-caption", "div") == STRONG_NEGATIVE
-    assert _classify("caption-slide", "div") == STRONG_NEGATIVE
-    # An embedded post quoted by the article is part of it; a share bar is not.
-    assert _classify("social-media-embed", "div") == NEUTRAL
-    assert _classify("social-share", "div") == STRONG_NEGATIVE
-    # A forum post's signature (the poster's card on a Q&A site) and a popover are not
-    # the text.
-    assert _classify("post-signature owner", "div") == STRONG_NEGATIVE
-    assert _classify("signaturecontainer", "div") == STRONG_NEGATIVE
-    assert _classify("a-popover-content", "div") == STRONG_NEGATIVE
-    assert _classify("footnotes", "section") == STRONG_NEGATIVE
-    assert _classify("dialog", "div") == STRONG_NEGATIVE  # (role="dialog": an overlay)
-    # The writer's biography box under an article, a box of the site's latest posts.
-    boxes = ("author-bio", "cs-entry__author-desc", "about_the_author", "bio", "latest-posts")
-    assert [_classify(words, "div") for words in boxes] == [STRONG_NEGATIVE] * len(boxes)
-    assert _classify("biotech-news", "div") != STRONG_NEGATIVE
+    # (a container's words, its tag, the hint they give)
+    cases = [
+        ("sidebar widget-area", "div", STRONG_NEGATIVE),
+        ("news-ticker", "div", STRONG_NEGATIVE),
+        ("breaking-news", "div", STRONG_NEGATIVE),
+        # Layout and state words are not roles.
+        ("summary-item summary-item--side-by-side-align-center", "div", NEUTRAL),
+        ("grid-items hide-read-more-ad", "div", NEUTRAL),
+        ("post-content has-sidebar", "div", POSITIVE),
+        # The side an icon sits on is no side column (its "icon" is a weak word); a type
+        # scale's size is no caption.
+        ("kt-accordion-wrap kt-accodion-icon-side-right", "div", WEAK_NEGATIVE),
+        ("sidebar-right", "div", STRONG_NEGATIVE),
+        ("caption-s", "p", NEUTRAL),
+        ("caption-m text-gray", "div", POSITIVE),
+        ("wp-caption-text", "p", STRONG_NEGATIVE),
+        ("image-caption", "div", STRONG_NEGATIVE),
+        ("caption-slide", "div", STRONG_NEGATIVE),
+        # An embedded post quoted by the article is part of it; a share bar is not.
+        ("social-media-embed", "div", NEUTRAL),
+        ("social-share", "div", STRONG_NEGATIVE),
+        # A forum post's signature (the poster's card on a Q&A site), a popover, footnotes
+        # and an overlay (role="dialog") are not the text.
+        ("post-signature owner", "div", STRONG_NEGATIVE),
+        ("signaturecontainer", "div", STRONG_NEGATIVE),
+        ("a-popover-content", "div", STRONG_NEGATIVE),
+        ("footnotes", "section", STRONG_NEGATIVE),
+        ("dialog", "div", STRONG_NEGATIVE),
+        # The writer's biography box under an article, a box of the site's latest posts.
+        ("author-bio", "div", STRONG_NEGATIVE),
+        ("cs-entry__author-desc", "div", STRONG_NEGATIVE),
+        ("about_the_author", "div", STRONG_NEGATIVE),
+        ("bio", "div", STRONG_NEGATIVE),
+        ("latest-posts", "div", STRONG_NEGATIVE),
+        ("biotech-news", "div", POSITIVE),
+    ]
+    assert [classify_words(words, tag) for words, tag, _ in cases] == [hint for _, _, hint in cases]
 
 
 def test_a_notice_by_its_aria_role_or_a_byline_by_its_microdata_is_not_text() -> None:
@@ -246,15 +255,15 @@ def test_a_notice_by_its_aria_role_or_a_byline_by_its_microdata_is_not_text() ->
 
 
 def test_a_container_named_for_navigation_that_holds_prose_is_read_for_its_other_words() -> None:
-    from scrapy_webclean.extraction.hints import POSITIVE, STRONG_NEGATIVE, _classify_parts
+    from scrapy_webclean.extraction.hintwords import POSITIVE, STRONG_NEGATIVE, classify_parts
 
     # Navigation is links: "content-nav-section" holding paragraphs is a section of the
     # text (an in-page menu points to it), and its "content" is read.
-    assert _classify_parts("content-nav-section", "div")[0] == STRONG_NEGATIVE
-    assert _classify_parts("content-nav-section", "div", prose=True)[0] == POSITIVE
+    assert classify_parts("content-nav-section", "div")[0] == STRONG_NEGATIVE
+    assert classify_parts("content-nav-section", "div", prose=True)[0] == POSITIVE
     # Another strong word in the same token or another token still counts.
-    assert _classify_parts("nav-sidebar", "div", prose=True)[0] == STRONG_NEGATIVE
-    assert _classify_parts("menu related-posts", "div", prose=True)[0] == STRONG_NEGATIVE
+    assert classify_parts("nav-sidebar", "div", prose=True)[0] == STRONG_NEGATIVE
+    assert classify_parts("menu related-posts", "div", prose=True)[0] == STRONG_NEGATIVE
     section = "".join(f"<h2>Part {i}</h2><p>{PROSE} Part {i} ends.</p>" for i in range(4))
     teasers = "".join(f'<li><a href="/a{i}">Another story number {i}</a></li>' for i in range(6))
     # (the page's other prose, in its footer, makes the section less than half of it: its

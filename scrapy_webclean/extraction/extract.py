@@ -63,12 +63,8 @@ from scrapy_webclean.extraction.declared import (
     keep_declared_lines,
     keep_product_name,
 )
-from scrapy_webclean.extraction.hints import (
-    POSITIVE,
-    STRONG_NEGATIVE,
-    WEAK_NEGATIVE,
-    node_hints,
-)
+from scrapy_webclean.extraction.hints import node_hints
+from scrapy_webclean.extraction.hintwords import POSITIVE, STRONG_NEGATIVE, WEAK_NEGATIVE
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line, shows_text

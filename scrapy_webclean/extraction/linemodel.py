@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
+from scrapy_webclean.extraction.hintwords import STRONG_NEGATIVE
 from scrapy_webclean.extraction.linefeatures import (
     FEATURE_NAMES,
     OTHER_PAGE_CODE,

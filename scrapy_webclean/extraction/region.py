@@ -13,7 +13,7 @@ page model's pre-order numbering.
 
 from __future__ import annotations
 
-from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
+from scrapy_webclean.extraction.hintwords import STRONG_NEGATIVE
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.html.pagemodel import PageModel

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from scrapy_webclean.extraction.hints import STRONG_NEGATIVE
+from scrapy_webclean.extraction.hintwords import STRONG_NEGATIVE
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.vocabulary import (
