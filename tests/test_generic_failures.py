@@ -1,7 +1,7 @@
 """Failure classes seen on held-out pages (issue 20, section 3), each fixed by a general rule:
 markup left as text in ``<noscript>``, ruby annotations, a site-name ``<h1>`` as the title,
 a body date over the page's metadata, share buttons' labels as text, a wrapper of the whole
-page judged by its name."""
+page judged by its name, an inline icon's ``<title>`` as the page's."""
 
 from __future__ import annotations
 
@@ -87,6 +87,18 @@ def test_a_logo_h1_linking_to_the_front_page_is_not_the_title() -> None:
         f"<header><a href='/'><h1>Wikipedia</h1></a></header><main><h2>Ant</h2>{ARTICLE}</main>",
     )
     assert clean_html(html).title == "Ant"
+
+
+def test_an_inline_icons_title_is_not_the_pages_title() -> None:
+    # No <title> in the <head>: the first one in the page is an SVG icon's name.
+    icon = (
+        '<a href="/share"><svg viewBox="0 0 24 24"><title>LinkedIn</title><path d="M0"/></svg></a>'
+    )
+    html = f"<html><head></head><body>{icon}<h1>Standing Desk</h1>{ARTICLE}</body></html>"
+    assert clean_html(html).title == "Standing Desk"
+    # A <title> outside every drawing is still read.
+    html = f"<html><body>{icon}<title>Standing Desk | Shop</title>{ARTICLE}</body></html>"
+    assert clean_html(html).title == "Standing Desk"
 
 
 def test_a_title_part_naming_the_site_is_not_the_title() -> None:

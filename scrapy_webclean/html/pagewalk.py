@@ -53,7 +53,7 @@ def _read_head(root: etree._Element, model: PageModel, url: str | None) -> None:
     scope = head if head is not None else root
     title = scope.find("title")
     if title is None:
-        title = root.find(".//title")
+        title = _document_title(root)
     if title is not None:
         model.title = collapse_ws(title.xpath("string()")).strip()
     base = scope.find("base[@href]")
@@ -62,6 +62,20 @@ def _read_head(root: etree._Element, model: PageModel, url: str | None) -> None:
         model.meta_title = collapse_ws(meta.get("content", "")).strip()
         break
     model.lang_attr = (root.get("lang") or "").strip().lower()
+
+
+#: Elements whose ``<title>`` names a drawing, not the page: an SVG icon's ("LinkedIn")
+#: or a formula's.
+_GRAPHICS_TAGS = frozenset(("svg", "math"))
+
+
+def _document_title(root: etree._Element) -> etree._Element | None:
+    """The first ``<title>`` of a page whose ``<head>`` has none, outside any SVG or MathML
+    drawing (the title of an inline icon is the icon's name)."""
+    for title in root.iter("title"):
+        if not any(ancestor.tag in _GRAPHICS_TAGS for ancestor in title.iterancestors()):
+            return title
+    return None
 
 
 # The walk's roles of a tag.
