@@ -1,7 +1,9 @@
 """Failure classes seen on held-out pages (issue 20, section 3), each fixed by a general rule:
 markup left as text in ``<noscript>``, ruby annotations, a site-name ``<h1>`` as the title,
 a body date over the page's metadata, share buttons' labels as text, a wrapper of the whole
-page judged by its name, an inline icon's ``<title>`` as the page's."""
+page judged by its name, an inline icon's ``<title>`` as the page's, the site's part of a
+title taken over the ``<h1>`` that repeats another part, a heading's button label and
+permalink mark read as its text."""
 
 from __future__ import annotations
 
@@ -87,6 +89,34 @@ def test_a_logo_h1_linking_to_the_front_page_is_not_the_title() -> None:
         f"<header><a href='/'><h1>Wikipedia</h1></a></header><main><h2>Ant</h2>{ARTICLE}</main>",
     )
     assert clean_html(html).title == "Ant"
+
+
+def test_the_h1_that_repeats_a_title_part_is_the_title() -> None:
+    # The page's <h1> repeats the shorter part of its <title>, the longer one names the site.
+    html = _titled("Sudo - ArchWiki", f"<main><h1>Sudo</h1>{ARTICLE}</main>")
+    assert clean_html(html, "https://wiki.example.org/title/Sudo").title == "Sudo"
+    # But not the last part, where a site (or a book) puts its name.
+    html = _titled(
+        "Traits: Defining Shared Behavior - The Rust Programming Language",
+        f"<div class='menu'><h1>The Rust Programming Language</h1></div><main>{ARTICLE}</main>",
+    )
+    assert clean_html(html).title == "Traits: Defining Shared Behavior"
+
+
+def test_a_headings_button_and_permalink_mark_are_not_its_text() -> None:
+    html = _titled(
+        "tokio - Rust",
+        f"<main><h1>Crate <span>tokio</span> <button>Copy item path</button></h1>{ARTICLE}</main>",
+    )
+    assert clean_html(html).title == "Crate tokio"
+    html = _titled(
+        "Models | Django documentation",
+        f"<main><h1>Models<a class='headerlink' href='#models'>\u00b6</a></h1>{ARTICLE}</main>",
+    )
+    assert clean_html(html).title == "Models"
+    # A hash that is part of a name stays.
+    html = _titled("C# | Docs", f"<main><h1>C#</h1>{ARTICLE}</main>")
+    assert clean_html(html).title == "C#"
 
 
 def test_an_inline_icons_title_is_not_the_pages_title() -> None:

@@ -20,14 +20,22 @@ from scrapy_webclean.urls import host_of, is_site_root
 _TITLE_SEPARATORS_RE = re.compile(r"(?<!\s)\s+[-|–—·:]\s+|(?<!\s)\s*[_｜|—–]\s*")
 
 
-#: Text a title is not read from: ruby annotations, scripts and styles.
+#: Text a title is not read from: ruby annotations, scripts, styles and the labels of
+#: buttons (a heading's "Copy item path").
 _TITLE_TEXT_XPATH = etree.XPath(
-    ".//text()[not(ancestor::rt or ancestor::rp or ancestor::script or ancestor::style)]"
+    ".//text()[not(ancestor::rt or ancestor::rp or ancestor::script or ancestor::style"
+    " or ancestor::button)]"
 )
 
 
+#: What a heading's permalink anchor shows after its text: a pilcrow ("Models¶") or an
+#: icon font's glyph (Unicode's private use area). (Not a hash: "C#".)
+_PERMALINK_MARKS_RE = re.compile("[\\s\u00b6\ue000-\uf8ff]+$")
+
+
 def _element_text(element: etree._Element) -> str:
-    return collapse_ws("".join(_TITLE_TEXT_XPATH(element))).strip()
+    text = collapse_ws("".join(_TITLE_TEXT_XPATH(element))).strip()
+    return _PERMALINK_MARKS_RE.sub("", text)
 
 
 #: ``<meta>`` tags that name the site (not the page).
@@ -167,11 +175,15 @@ def pick_title(model: PageModel) -> str:
         own_parts = parts
         headings = headings or site_headings
     main_part = max(own_parts, key=text_units) if own_parts else ""
-    if main_part:
+    # (the longest part first, then the others but the last, where a site puts its name:
+    # "Sudo - ArchWiki" with an <h1> "Sudo", but not "Traits - The Rust Book" with an <h1>
+    # "The Rust Book")
+    others = [part for part in own_parts[:-1] if part != main_part]
+    for part in [main_part, *others] if main_part else []:
         for heading in headings:
-            if heading == main_part or (
-                len(heading) >= HEADING_MIN_SHARE * len(main_part)
-                and (heading in main_part or main_part in heading)
+            if heading == part or (
+                len(heading) >= HEADING_MIN_SHARE * len(part)
+                and (heading in part or part in heading)
             ):
                 return heading
     if len(main_part) >= TITLE_PART_MIN_CHARS or not headings:
