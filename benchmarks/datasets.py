@@ -85,6 +85,8 @@ class Page:
     #: The snippets the main text must hold and must not hold (WCXB's ``with`` and
     #: ``without``), None on a set without them: scored apart (``metrics.snippet_counts``).
     snippets: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False)
+    #: The page's title in the ground truth (WCXB's ``title``), None on a set without one.
+    title: str | None = field(default=None, repr=False)
 
     @property
     def body(self) -> bytes:
@@ -143,6 +145,7 @@ def _page(
     language: str = "en",
     url_is_real: bool = True,
     snippets: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    title: str | None = None,
 ) -> Page:
     """A page, its registered domain and fold taken from the real URL if any, else the site."""
     key = url if url and url_is_real else site
@@ -159,6 +162,7 @@ def _page(
         language=language,
         url_is_real=url_is_real and url is not None,
         snippets=snippets,
+        title=title,
     )
 
 
@@ -205,6 +209,7 @@ def load_wcxb(root: Path) -> Dataset:
                 site,
                 page_type=meta.get("page_type") or "",
                 snippets=(tuple(truth.get("with") or ()), tuple(truth.get("without") or ())),
+                title=(truth.get("title") or "").strip() or None,
             )
         )
     notes = []

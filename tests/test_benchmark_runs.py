@@ -71,3 +71,32 @@ def test_each_row_starts_with_the_memo_caches_of_the_pages_emptied() -> None:
                 "a.example", 0)  # fmt: skip
     warmed_extractor("ours-rules", Dataset("s", "en", [page]), ["<p>Share this</p>"])
     assert is_noise_text.cache_info().currsize == 0  # (the warm-up's verdicts are gone)
+
+
+def test_the_titles_benchmark_counts_a_title_right_when_its_words_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import titles
+
+    def page(i: int, title_tag: str, h1: str, truth: str) -> Page:
+        body = f"<p>{'The committee met on Monday to review the plan in detail. ' * 4}</p>"
+        html = f"<html><head><title>{title_tag}</title></head><body><h1>{h1}</h1>{body}</body>"
+        return Page("wcxb-dev", str(i), None, html.encode(), "", "a.example", "a.example", i,
+                    page_type="article", title=truth)  # fmt: skip
+
+    pages = [
+        page(
+            0, "Storm hits the coast | Chronicle", "Storm hits the coast!", "Storm hits the coast"
+        ),
+        page(1, "Models | Django documentation", "Models\u00b6", "Models"),
+    ]
+    monkeypatch.setattr(
+        titles, "EXTRACTORS", {"ours": titles._ours, "fake": lambda: lambda p, h: "storm hits"}
+    )
+    results = titles.run(pages)
+    assert [right for right, _, _ in results["ours"]] == [True, True]
+    assert [right for right, _, _ in results["fake"]] == [False, False]
+    assert [round(f1, 3) for _, f1, _ in results["fake"]] == [0.667, 0.0]
+    table = titles.report(pages, results)
+    assert "| ours | 2 | 1.000 | 1.000 | – |" in table
+    assert "| fake | 2 | 0.000 | 0.333 | +1.000 |" in table
