@@ -172,3 +172,27 @@ def test_cjk_fit_leaves_out_halfwidth_katakana() -> None:
     assert cjk_fit("漢字とかな") == 1.0
     assert cjk_fit("ﾐﾏﾄﾅ") == 0.0
     assert cjk_fit("no wide characters") == 1.0
+
+
+def test_utf8_read_as_latin1_on_its_way_to_the_page_is_repaired() -> None:
+    """A site that read its UTF-8 text as Latin-1 and wrote it out again as UTF-8 serves
+    "Investor\u00e2\\x80\\x99s" for "Investor’s": the C1 controls give it away."""
+    from scrapy_webclean.text.mojibake import repair_mojibake
+
+    damaged = "Investor’s guide: café at 360° for €25 😀".encode().decode("latin-1")
+    assert repair_mojibake(damaged) == ("Investor’s guide: café at 360° for €25 😀", 5)
+    # Text without a C1 control is never changed, even where it looks like the damage.
+    assert repair_mojibake("Ã© and Â° in a text about encodings") == (
+        "Ã© and Â° in a text about encodings",
+        0,
+    )
+    assert repair_mojibake("plain") == ("plain", 0)
+    # The page's bytes are valid UTF-8 (the damage is in the text itself): the cleaned
+    # title and text read right.
+    body = (
+        f"<html><head><title>{damaged}</title></head><body><h1>{damaged}</h1>"
+        f"<p>{damaged} {'The committee met on Monday to review the plan. ' * 5}</p></body></html>"
+    ).encode()
+    result = clean_html(body, URL)
+    assert result.title == "Investor’s guide: café at 360° for €25 😀"
+    assert "café at 360° for €25" in result.text and "\u00e2\x80" not in result.text

@@ -117,13 +117,15 @@ class DecodedHtml:
     text), ``"bom"``, ``"header"``, ``"meta"``, ``"utf-8-check"`` (a legacy declaration
     overruled by valid UTF-8), ``"fallback"`` (one of the fallback encodings decoded it
     strictly), ``"detected"`` (charset-normalizer's guess), ``"last-resort"``;
-    ``replaced`` counts undecodable bytes that became U+FFFD.
+    ``replaced`` counts undecodable bytes that became U+FFFD; ``repaired`` the characters
+    of UTF-8 read as Latin-1 that the loader decoded back (``text.mojibake``).
     """
 
     text: str
     encoding: str
     source: str
     replaced: int = 0
+    repaired: int = 0
 
 
 def normalize_encoding(label: str | bytes | None) -> str | None:

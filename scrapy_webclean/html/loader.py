@@ -1,5 +1,6 @@
 """Load a page: decode it (:mod:`scrapy_webclean.html.encoding`, the project's one
-encoding policy) and parse it into one lxml tree.
+encoding policy), repair UTF-8 text that was read as Latin-1 on its way to the page
+(:mod:`scrapy_webclean.text.mojibake`) and parse it into one lxml tree.
 
 Parsing uses libxml2's HTML parser with no network access, no entity expansion from DTDs,
 comments and processing instructions dropped. libxml2 stops at 2048 levels of nesting and
@@ -12,7 +13,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lxml import etree
 
@@ -24,6 +25,7 @@ from scrapy_webclean.html.encoding import (
     normalize_encoding,
 )
 from scrapy_webclean.html.sniff import check_magic, check_media_type
+from scrapy_webclean.text.mojibake import repair_mojibake
 
 __all__ = [
     "DEFAULT_FALLBACK_ENCODINGS",
@@ -309,7 +311,9 @@ def load_html(
     """Decode (if bytes) and parse a page: the single entry point for HTML in this project.
 
     A ``content_type`` naming a media type that is not a page, or a body that starts like a
-    PDF, an image or an archive, raises :class:`NotHtml` (see :mod:`.sniff`).
+    PDF, an image or an archive, raises :class:`NotHtml` (see :mod:`.sniff`). Text that
+    holds C1 control characters has its UTF-8-read-as-Latin-1 sequences decoded back
+    (``decoded.repaired`` counts them).
     With ``limits``, a page over one is refused before it is parsed (size, tags, text run)
     or right after (nesting: libxml2 stops at 2048 levels, deeper pages are refused too).
     """
@@ -327,6 +331,12 @@ def load_html(
         raw = body[len(codecs.BOM_UTF8) :] if body.startswith(codecs.BOM_UTF8) else body
         if decoded.encoding == "utf-8" or raw.isascii():
             utf8 = raw
+    if utf8 is not None or decoded.source == "str":
+        # (UTF-8 read as Latin-1 on its way to the page: only a page in UTF-8 can carry it)
+        text, repaired = repair_mojibake(decoded.text, utf8)
+        if repaired:
+            decoded = replace(decoded, text=text, repaired=repaired)
+            utf8 = None
     root, flattened = parse_html(decoded.text, max_depth, utf8)
     if flattened and limits is not None:
         raise OverLimit(
