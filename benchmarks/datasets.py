@@ -85,8 +85,10 @@ class Page:
     #: The snippets the main text must hold and must not hold (WCXB's ``with`` and
     #: ``without``), None on a set without them: scored apart (``metrics.snippet_counts``).
     snippets: tuple[tuple[str, ...], tuple[str, ...]] | None = field(default=None, repr=False)
-    #: The page's title in the ground truth (WCXB's ``title``), None on a set without one.
+    #: The page's title and publication date (``YYYY-MM-DD``) in the ground truth (WCXB's
+    #: ``title`` and ``publish_date``), None where it names none.
     title: str | None = field(default=None, repr=False)
+    date: str | None = field(default=None, repr=False)
 
     @property
     def body(self) -> bytes:
@@ -146,6 +148,7 @@ def _page(
     url_is_real: bool = True,
     snippets: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
     title: str | None = None,
+    date: str | None = None,
 ) -> Page:
     """A page, its registered domain and fold taken from the real URL if any, else the site."""
     key = url if url and url_is_real else site
@@ -163,6 +166,7 @@ def _page(
         url_is_real=url_is_real and url is not None,
         snippets=snippets,
         title=title,
+        date=date,
     )
 
 
@@ -210,6 +214,7 @@ def load_wcxb(root: Path) -> Dataset:
                 page_type=meta.get("page_type") or "",
                 snippets=(tuple(truth.get("with") or ()), tuple(truth.get("without") or ())),
                 title=(truth.get("title") or "").strip() or None,
+                date=(truth.get("publish_date") or "").strip() or None,
             )
         )
     notes = []

@@ -73,30 +73,55 @@ def test_each_row_starts_with_the_memo_caches_of_the_pages_emptied() -> None:
     assert is_noise_text.cache_info().currsize == 0  # (the warm-up's verdicts are gone)
 
 
-def test_the_titles_benchmark_counts_a_title_right_when_its_words_match(
+def test_the_fields_benchmark_counts_a_title_and_a_date_right(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import titles
+    import fields
 
-    def page(i: int, title_tag: str, h1: str, truth: str) -> Page:
+    def page(i: int, title_tag: str, h1: str, truth: str, date: str | None) -> Page:
+        meta = f'<meta property="article:published_time" content="{date}T08:00:00Z">'
         body = f"<p>{'The committee met on Monday to review the plan in detail. ' * 4}</p>"
-        html = f"<html><head><title>{title_tag}</title></head><body><h1>{h1}</h1>{body}</body>"
+        html = (
+            f"<html><head><title>{title_tag}</title>{meta if date else ''}</head>"
+            f"<body><h1>{h1}</h1>{body}</body>"
+        )
         return Page("wcxb-dev", str(i), None, html.encode(), "", "a.example", "a.example", i,
-                    page_type="article", title=truth)  # fmt: skip
+                    page_type="article", title=truth, date=date)  # fmt: skip
 
     pages = [
         page(
-            0, "Storm hits the coast | Chronicle", "Storm hits the coast!", "Storm hits the coast"
+            0,
+            "Storm hits the coast | Chronicle",
+            "Storm hits the coast!",
+            "Storm hits the coast",
+            "2025-09-04",
         ),
-        page(1, "Models | Django documentation", "Models\u00b6", "Models"),
+        page(1, "Models | Django documentation", "Models\u00b6", "Models", None),
     ]
+    fake = {"title": "storm hits", "date": "2025-09-05 10:00"}
+
+    def broken() -> Any:
+        def fields_of(p: Page, h: str) -> dict[str, str]:
+            if p.id == "0":
+                raise ValueError("a peer failing on a page is data")
+            return {"title": "Models"}
+
+        return fields_of
+
     monkeypatch.setattr(
-        titles, "EXTRACTORS", {"ours": titles._ours, "fake": lambda: lambda p, h: "storm hits"}
+        fields,
+        "EXTRACTORS",
+        {"ours": fields._ours, "fake": lambda: lambda p, h: fake, "broken": broken},
     )
-    results = titles.run(pages)
-    assert [right for right, _, _ in results["ours"]] == [True, True]
-    assert [right for right, _, _ in results["fake"]] == [False, False]
-    assert [round(f1, 3) for _, f1, _ in results["fake"]] == [0.667, 0.0]
-    table = titles.report(pages, results)
+    results = fields.run(pages)
+    assert [v and v[0] for v in fields.title_verdicts(pages, results["ours"])] == [True, True]
+    assert fields.date_verdicts(pages, results["ours"]) == ["right", ""]
+    assert fields.date_verdicts(pages, results["fake"]) == ["wrong", "given"]
+    table = fields.report(pages, results)
     assert "| ours | 2 | 1.000 | 1.000 | – |" in table
     assert "| fake | 2 | 0.000 | 0.333 | +1.000 |" in table
+    assert "| ours | 1 | 1.000 | 0.000 | 0.000 | – | 0.000 |" in table
+    assert "| fake | 1 | 0.000 | 1.000 | 0.000 | +1.000 | 1.000 |" in table
+    # The page it failed on counts as a wrong title; it gives no date at all.
+    assert "| broken | 2 | 0.500 | 0.500 | +0.500 |" in table
+    assert "| broken | 1 |" not in table
