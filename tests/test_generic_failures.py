@@ -190,6 +190,27 @@ def test_more_publication_date_meta_tags_are_read(meta: str) -> None:
     assert clean_html(html).date == "2024-05-06"
 
 
+def test_a_date_the_address_names_when_the_page_names_none() -> None:
+    html = _titled("A story", f"<h1>A story</h1>{ARTICLE}")
+    assert clean_html(html, "https://example.com/2024/05/06/a-story").date == "2024-05-06"
+    assert clean_html(html, "https://example.com/articles/2024-05-06+A+story").date == "2024-05-06"
+    # A year and a month name no day; a number that runs on is an id; the page's own date
+    # wins over the address's.
+    assert clean_html(html, "https://example.com/2024/05/a-story").date is None
+    assert clean_html(html, "https://example.com/item/202405061234").date is None
+    dated = _titled("A story", f"<h1>A story</h1>{ARTICLE}",
+                    '<meta property="article:published_time" content="2024-05-07">')  # fmt: skip
+    assert clean_html(dated, "https://example.com/2024/05/06/a-story").date == "2024-05-07"
+
+
+def test_a_time_element_without_datetime_is_read_for_its_text() -> None:
+    html = _titled(
+        "A story",
+        f"<article><h1>A story</h1><span><time>Dec 19, 2025</time></span>{ARTICLE}</article>",
+    )
+    assert clean_html(html).date == "2025-12-19"
+
+
 def test_the_articles_time_wins_over_a_sidebars() -> None:
     html = _titled(
         "A story",

@@ -2,10 +2,12 @@
 
 Sources, most reliable first: the page's own metadata (``article:published_time``,
 ``datePublished``, ``pubdate`` and similar ``<meta>`` tags, microdata, JSON-LD's
-``datePublished``, a ``<time datetime>``, the article's own before any other), then the
-date/byline lines the segmentation marked as customised (C) blocks (docs/algorithms.md
-section 4: the customised tags are the hook for exactly this), then any short line near the
-top of the main text. Dates are read in the forms pages use: ``2026-03-14``,
+``datePublished``, a ``<time>``'s ``datetime`` or text, the article's own before any
+other), then the date/byline lines the segmentation marked as customised (C) blocks
+(docs/algorithms.md section 4: the customised tags are the hook for exactly this), then any
+short line near the top of the main text, then a date in the page's address
+(:func:`url_date`: ``/2025/12/15/slug``). A modified date is never taken for the
+publication date (on WCXB dev it named the wrong day more often than the right one). Dates are read in the forms pages use: ``2026-03-14``,
 ``2026/3/14``, ``2026年3月14日``, ``March 14, 2026``, ``14 March 2026``
 (``text.datepatterns``, the forms the C mark looks for).
 """
@@ -154,12 +156,13 @@ _ARTICLE_TAGS = ("article", "header", "main")
 
 
 def time_date(root: etree._Element) -> str | None:
-    """The date of a ``<time datetime>``: one marked ``pubdate`` (HTML5 drafts), else the
-    first inside an ``<article>``, ``<header>`` or ``<main>``, else the first on the page
-    (a sidebar's list of other posts may come before the article)."""
+    """The date of a ``<time>`` (its ``datetime``, else its text: ``<time>Dec 19,
+    2025</time>``): one marked ``pubdate`` (HTML5 drafts), else the first inside an
+    ``<article>``, ``<header>`` or ``<main>``, else the first on the page (a sidebar's list
+    of other posts may come before the article)."""
     first = own = None
-    for element in root.iterfind(".//time[@datetime]"):
-        found = parse_date(element.get("datetime") or "")
+    for element in root.iter("time"):
+        found = parse_date(element.get("datetime") or element.text or "")
         if not found:
             continue
         if element.get("pubdate") is not None:
@@ -206,6 +209,24 @@ def _itemprop_date(root: etree._Element) -> str | None:
             if found:
                 return found
     return None
+
+
+#: A date in an address's path: ``/2025/12/15/``, ``/2025-12-15-slug``, ``/20251215/``
+#: (year, month and day; a year and a month alone do not name a day).
+_URL_DATE_RE = re.compile(
+    r"/((?:19|20)\d\d)([-/_]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?:[/_.+%-]|$)"
+)
+
+
+def url_date(url: str | None) -> str | None:
+    """The date a page's address names in its path (``/2025/12/15/slug``), or None."""
+    if not url:
+        return None
+    path = url.split("?", 1)[0].split("#", 1)[0]
+    match = _URL_DATE_RE.search(path)
+    if match is None:
+        return None
+    return _valid(int(match.group(1)), int(match.group(3)), int(match.group(4)))
 
 
 def first_date(lines: Iterable[str]) -> str | None:
