@@ -7,9 +7,10 @@ other), then the date/byline lines the segmentation marked as customised (C) blo
 (docs/algorithms.md section 4: the customised tags are the hook for exactly this), then any
 short line near the top of the main text, then a date in the page's address
 (:func:`url_date`: ``/2025/12/15/slug``). A modified date is never taken for the
-publication date (on WCXB dev it named the wrong day more often than the right one). Dates are read in the forms pages use: ``2026-03-14``,
-``2026/3/14``, ``2026年3月14日``, ``March 14, 2026``, ``14 March 2026``
-(``text.datepatterns``, the forms the C mark looks for).
+publication date (on WCXB dev it named the wrong day more often than the right one).
+Dates are read in the forms pages use: ``2026-03-14``, ``2026/3/14``, ``2026年3月14日``,
+``March 14, 2026``, ``14 March 2026`` (``text.datepatterns``, the forms the C mark looks
+for).
 """
 
 from __future__ import annotations
