@@ -7,7 +7,8 @@ Usage::
 
 *Titles.* A title is *right* when it equals the truth's once both are lower-cased and
 every run of non-word characters is one space (``"Models¶"`` is ``"Models"``); its *word
-F1* is the F1 of the two titles' words (``\\w+``, lower-cased, multiset overlap). Peers:
+F1* is WCXB's metric between the two titles (``metrics.word_f1``: ``\\w+`` words,
+lower-cased, multiset overlap). Peers:
 trafilatura's metadata (``extract_metadata``), readability-lxml's ``short_title``, GNE's
 ``title``.
 
@@ -30,7 +31,6 @@ import json
 import re
 import statistics
 import sys
-from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from datasets import Page, load_set
 from extractors import peer_html
 from folds import FOLDS
+from metrics import word_f1
 from report_tables import fmt, md_table
 
 #: An extractor's fields of one page (``title``, ``date``: the ones it gives).
@@ -46,24 +47,12 @@ Fields = dict[str, str]
 FieldsOf = Callable[[Page, str], Fields]
 
 _NON_WORD_RE = re.compile(r"\W+")
-_WORD_RE = re.compile(r"\w+")
 _DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def normalized(title: str) -> str:
     """A title lower-cased, each run of non-word characters one space."""
     return _NON_WORD_RE.sub(" ", title.lower()).strip()
-
-
-def word_f1(found: str, truth: str) -> float:
-    """The F1 of two titles' words (lower-cased, multiset overlap)."""
-    a = Counter(_WORD_RE.findall(found.lower()))
-    b = Counter(_WORD_RE.findall(truth.lower()))
-    shared = sum((a & b).values())
-    if not shared:
-        return 0.0
-    precision, recall = shared / sum(a.values()), shared / sum(b.values())
-    return 2 * precision * recall / (precision + recall)
 
 
 def day(date: str | None) -> str:
@@ -160,7 +149,7 @@ def title_verdicts(
     return [
         (
             normalized(row.get("title", "")) == normalized(page.title),
-            word_f1(row.get("title", ""), page.title),
+            word_f1(row.get("title", ""), page.title).f1,
         )
         if page.title
         else None
