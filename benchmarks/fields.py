@@ -12,9 +12,10 @@ lower-cased, multiset overlap). Peers:
 trafilatura's metadata (``extract_metadata``), readability-lxml's ``short_title``, GNE's
 ``title``.
 
-*Dates.* On the pages whose truth has a date, a date is *right* when its day (the first
-``YYYY-MM-DD`` in it) is the truth's, *wrong* when it names another day, *none* when the
-extractor gives no date; on the pages whose truth has none, how many get a date anyway (the
+*Dates.* On the pages whose truth has a date, a date is *right* when its day (read as the
+cleaner reads dates: ``2025-07-18``, ``2025/7/18``, ``Jul 18, 2025``) is the truth's,
+*wrong* when it names another day, *none* when the extractor gives no date (or none that
+reads as one); on the pages whose truth has none, how many get a date anyway (the
 truth may have left out a date the page shows: not scored). Peers: trafilatura's metadata,
 htmldate's ``find_date`` (``original_date=True``: the publication date) and GNE's
 ``publish_time``.
@@ -42,12 +43,13 @@ from folds import FOLDS
 from metrics import word_f1
 from report_tables import fmt, md_table
 
+from scrapy_webclean.extraction.dates import parse_date
+
 #: An extractor's fields of one page (``title``, ``date``: the ones it gives).
 Fields = dict[str, str]
 FieldsOf = Callable[[Page, str], Fields]
 
 _NON_WORD_RE = re.compile(r"\W+")
-_DAY_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def normalized(title: str) -> str:
@@ -56,9 +58,10 @@ def normalized(title: str) -> str:
 
 
 def day(date: str | None) -> str:
-    """The first ``YYYY-MM-DD`` in a date, "" when there is none."""
-    match = _DAY_RE.search(date or "")
-    return match.group() if match else ""
+    """The first day a date names, as ``YYYY-MM-DD`` ("" when none), read with the cleaner's
+    own date parser (``extraction.dates.parse_date``): a peer's ``"Jul 18, 2025"`` or
+    ``"2025/01/06"`` counts as its ISO form does."""
+    return parse_date(date or "") or ""
 
 
 def _ours() -> FieldsOf:

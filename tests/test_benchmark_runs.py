@@ -117,6 +117,8 @@ def test_the_fields_benchmark_counts_a_title_and_a_date_right(
     assert [v and v[0] for v in fields.title_verdicts(pages, results["ours"])] == [True, True]
     assert fields.date_verdicts(pages, results["ours"]) == ["right", ""]
     assert fields.date_verdicts(pages, results["fake"]) == ["wrong", "given"]
+    # A peer's date in another form counts as its ISO form does.
+    assert fields.day("Sep 4, 2025") == fields.day("2025/09/04") == "2025-09-04"
     table = fields.report(pages, results)
     assert "| ours | 2 | 1.000 | 1.000 | – |" in table
     assert "| fake | 2 | 0.000 | 0.333 | +1.000 |" in table
