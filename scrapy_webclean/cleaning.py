@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache, partial
 
 from scrapy_webclean.blocklabels import labelled_blocks
-from scrapy_webclean.extraction.dates import first_date, metadata_date, url_date
+from scrapy_webclean.extraction.dates import page_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
 from scrapy_webclean.extraction.lines import build_lines
@@ -184,14 +184,15 @@ def _clean_page(
         )
         if keep or meta
     ]
-    date = (
-        metadata_date(page.root, page.decoded.text)
-        or first_date(
+    date = page_date(
+        page.root,
+        page.decoded.text,
+        (
             line.text
             for line, meta in zip(extraction.lines, extraction.metadata, strict=False)
             if meta or (line.custom and line.units < 40)
-        )
-        or url_date(model.base_url or url)
+        ),
+        model.base_url or url,
     )
     # The page's own <html lang> is the prior; the HTTP Content-Language does not reach the
     # cleaner (it takes content_type only), so none is passed.

@@ -190,6 +190,53 @@ def test_more_publication_date_meta_tags_are_read(meta: str) -> None:
     assert clean_html(html).date == "2024-05-06"
 
 
+@pytest.mark.parametrize(
+    ("metas", "expected"),
+    [
+        # Other spellings with a word like "published" are publication dates...
+        ('<meta name="w-published-date" content="2024-05-06T06:03:43.274Z">', "2024-05-06"),
+        ('<meta name="published" content="May 6, 2024">', "2024-05-06"),
+        ('<meta property="og:publish_date" content="2024-05-06">', "2024-05-06"),
+        # ...but not a publisher, a modified, updated or expiry date...
+        ('<meta property="article:publisher" content="2024-05-06">', None),
+        ('<meta name="last-published-date" content="2024-05-06">', None),
+        ('<meta name="published-date-modified" content="2024-05-06">', None),
+        # ...and a name the list has goes first wherever it is.
+        (
+            '<meta name="published-time" content="2026-03-09T08:45:32.183Z">'
+            '<meta name="published-date" content="2021-02-16">',
+            "2021-02-16",
+        ),
+    ],
+)
+def test_other_spellings_of_a_publication_date_meta_tag(metas: str, expected: str | None) -> None:
+    html = _titled("Acme", f"<h1>Acme</h1>{ARTICLE}", metas)
+    assert clean_html(html).date == expected
+
+
+def test_a_date_runs_into_the_next_word() -> None:
+    # "Dec 17, 2025" and an author's name in two spans, with no space between them.
+    byline = "<div class='meta'><span>Dec 17, 2025</span><span>Ann Lee</span></div>"
+    html = _titled("A story", f"<article><h1>A story</h1>{byline}{ARTICLE}</article>")
+    assert clean_html(html).date == "2025-12-17"
+    from scrapy_webclean.extraction.dates import parse_date
+
+    assert parse_date("Dec 17, 20251") is None  # (a longer number is no year)
+
+
+def test_the_addresses_day_wins_over_a_utc_timestamp_one_day_off() -> None:
+    # Posted at 7:05 pm in California on the 18th: Greenwich's clock says the 19th.
+    utc = '<meta property="article:published_time" content="2025-12-19T03:05:00+00:00">'
+    html = _titled("A story", f"<h1>A story</h1>{ARTICLE}", utc)
+    assert clean_html(html, "https://example.com/2025/12/18/a-story").date == "2025-12-18"
+    # Not two days off, nor a timestamp with the site's own offset, nor without an address.
+    assert clean_html(html, "https://example.com/2025/12/17/a-story").date == "2025-12-19"
+    assert clean_html(html).date == "2025-12-19"
+    local = utc.replace("2025-12-19T03:05:00+00:00", "2025-12-19T03:05:00+09:00")
+    html = _titled("A story", f"<h1>A story</h1>{ARTICLE}", local)
+    assert clean_html(html, "https://example.com/2025/12/18/a-story").date == "2025-12-19"
+
+
 def test_a_date_the_address_names_when_the_page_names_none() -> None:
     html = _titled("A story", f"<h1>A story</h1>{ARTICLE}")
     assert clean_html(html, "https://example.com/2024/05/06/a-story").date == "2024-05-06"

@@ -1,12 +1,13 @@
 """The publication date a page shows, as ``YYYY-MM-DD``.
 
-Sources, most reliable first: the page's own metadata (``article:published_time``,
-``datePublished``, ``pubdate`` and similar ``<meta>`` tags, microdata, JSON-LD's
+Sources, most reliable first (:func:`page_date`): the page's own metadata
+(``article:published_time``, ``datePublished``, ``pubdate`` and similar ``<meta>`` tags,
+other names with a word like ``published`` in them, microdata, JSON-LD's
 ``datePublished``, a ``<time>``'s ``datetime`` or text, the article's own before any
 other), then the date/byline lines the segmentation marked as customised (C) blocks
-(docs/algorithms.md section 4: the customised tags are the hook for exactly this), then any
-short line near the top of the main text, then a date in the page's address
-(:func:`url_date`: ``/2025/12/15/slug``). A modified date is never taken for the
+(docs/algorithms.md section 4: the customised tags are the hook for exactly this), then a
+date in the page's address (:func:`url_date`: ``/2025/12/15/slug``), which also wins over a
+``<meta>`` timestamp in UTC one day off it. A modified date is never taken for the
 publication date (on WCXB dev it named the wrong day more often than the right one).
 Dates are read in the forms pages use: ``2026-03-14``, ``2026/3/14``, ``2026年3月14日``,
 ``March 14, 2026``, ``14 March 2026`` (``text.datepatterns``, the forms the C mark looks
@@ -80,6 +81,28 @@ META_DATE_KEYS = frozenset(
     ]
 )
 
+#: Words of a ``<meta>`` name (split at anything but letters and digits) that name a
+#: publication date in the spellings :data:`META_DATE_KEYS` does not list
+#: (``w-published-date``, ``og:publish_date``, ``date-pub``, ``cxenseparse:publishtime``)...
+_PUBLISHED_WORD_RE = re.compile(r"^(?:pub|pubdate|publish\w*)$")
+#: ...unless another of its words says it is no publication date.
+_NOT_PUBLISHED_WORD_RE = re.compile(r"^(?:publisher\w*|\w*modif\w*|\w*updat\w*|last\w*|expir\w*)$")
+_KEY_WORD_RE = re.compile(r"[a-z0-9]+")
+
+
+def names_publication_date(key: str) -> bool:
+    """True when a ``<meta>`` name or property (lower case) that :data:`META_DATE_KEYS`
+    does not list names a publication date all the same: it has a word such as
+    ``published`` or ``pubdate`` and none such as ``publisher``, ``modified``,
+    ``updated``, ``last`` or ``expires``."""
+    if "pub" not in key:
+        return False
+    words = _KEY_WORD_RE.findall(key)
+    return any(_PUBLISHED_WORD_RE.match(w) for w in words) and not any(
+        _NOT_PUBLISHED_WORD_RE.match(w) for w in words
+    )
+
+
 #: JSON-LD keys that carry a publication date, the most telling first.
 JSON_LD_DATE_KEYS = ("datePublished", "dateCreated", "uploadDate")
 
@@ -109,19 +132,39 @@ def _valid(year: int, month: int, day: int) -> str | None:
 
 
 def metadata_date(root: etree._Element, source: str | None = None) -> str | None:
-    """A publication date from ``<meta>`` tags, a microdata ``datePublished``, JSON-LD (see
-    :func:`json_ld_date`) or a ``<time datetime>`` (see :func:`time_date`).
+    """A publication date from ``<meta>`` tags (see :func:`meta_tag_date`), a microdata
+    ``datePublished``, JSON-LD (see :func:`json_ld_date`) or a ``<time datetime>`` (see
+    :func:`time_date`).
 
     ``source``, the page's decoded HTML, spares the search for ``itemprop`` elements (a
     look at every element of the tree) on the pages whose source has no ``itemprop``
     shortly before a mention of the property (see :func:`_names_itemprop_date`): a few
     substring searches of the source cost far less."""
+    tag = meta_tag_date(root)
+    return tag[0] if tag is not None else _markup_date(root, source)
+
+
+def meta_tag_date(root: etree._Element) -> tuple[str, str] | None:
+    """The publication date of the page's ``<meta>`` tags and the tag's ``content``: the
+    first tag named one of :data:`META_DATE_KEYS` wherever it is, else the first of
+    another spelling (:func:`names_publication_date`); None when no such tag holds a
+    date."""
+    other_spelling = None
     for meta in root.iterfind(".//meta"):
         key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
-        if key in META_DATE_KEYS:
-            found = parse_date(meta.get("content") or "")
+        listed = key in META_DATE_KEYS
+        if listed or (other_spelling is None and names_publication_date(key)):
+            content = meta.get("content") or ""
+            found = parse_date(content)
+            if found and listed:
+                return found, content
             if found:
-                return found
+                other_spelling = found, content
+    return other_spelling
+
+
+def _markup_date(root: etree._Element, source: str | None) -> str | None:
+    """The publication date of the page's microdata, JSON-LD or ``<time>`` elements."""
     if source is None or _names_itemprop_date(source):
         found = _itemprop_date(root)
         if found:
@@ -131,6 +174,34 @@ def metadata_date(root: etree._Element, source: str | None = None) -> str | None
         if found:
             return found
     return time_date(root)
+
+
+#: A timestamp in UTC (``2025-12-19T03:05:00+00:00``, ``...Z``): its day is Greenwich's,
+#: which may be a day off the one the site's own clock showed.
+_UTC_STAMP_RE = re.compile(r"T\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]00:?00)\s*$")
+
+
+def page_date(
+    root: etree._Element, source: str | None, date_lines: Iterable[str], url: str | None
+) -> str | None:
+    """The page's publication date: its metadata's (:func:`metadata_date`), else the
+    first date of ``date_lines`` (its date and byline lines, in page order), else the
+    date its address names (:func:`url_date`). A ``<meta>`` tag's timestamp in UTC one day
+    off the address's date gives way to it: the address has the site's own calendar day
+    (a post of 7 pm in California is dated the next day in Greenwich)."""
+    in_url = url_date(url)
+    tag = meta_tag_date(root)
+    if tag is not None:
+        day, content = tag
+        if in_url and _UTC_STAMP_RE.search(content) and _days_apart(day, in_url) == 1:
+            return in_url
+        return day
+    return _markup_date(root, source) or first_date(date_lines) or in_url
+
+
+def _days_apart(first: str, second: str) -> int:
+    """How many days lie between two ``YYYY-MM-DD`` dates."""
+    return abs((date.fromisoformat(first) - date.fromisoformat(second)).days)
 
 
 def json_ld_date(root: etree._Element) -> str | None:

@@ -41,23 +41,24 @@ _YEAR = r"(?:19|20)\d\d"
 _DAY = r"[0-3]?\d"
 
 
-def _date_forms(ordinal: str, comma_after_month: str) -> tuple[str, str, str]:
+def _date_forms(ordinal: str, comma_after_month: str, year_end: str) -> tuple[str, str, str]:
     """The three forms (numeric, month first, day first); ``ordinal`` may follow the day
-    and ``comma_after_month`` the month of the day-first form."""
+    and ``comma_after_month`` the month of the day-first form; ``year_end`` follows the
+    year of the two forms that name the month."""
     return (
         rf"({_YEAR})\s*[-/.年]\s*([01]?\d)\s*[-/.月]\s*({_DAY})",
-        rf"\b({MONTH_NAME})\.?\s+({_DAY}){ordinal},?\s+({_YEAR})\b",
-        rf"\b({_DAY}){ordinal}\s+({MONTH_NAME})\.?{comma_after_month}\s+({_YEAR})\b",
+        rf"\b({MONTH_NAME})\.?\s+({_DAY}){ordinal},?\s+({_YEAR}){year_end}",
+        rf"\b({_DAY}){ordinal}\s+({MONTH_NAME})\.?{comma_after_month}\s+({_YEAR}){year_end}",
     )
 
 
 #: The forms a date is read in (``extraction.dates``), ordinal days and a comma after the
 #: month included.
-NUMERIC_DATE, MONTH_FIRST_DATE, DAY_FIRST_DATE = _date_forms(r"(?:st|nd|rd|th)?", ",?")
+NUMERIC_DATE, MONTH_FIRST_DATE, DAY_FIRST_DATE = _date_forms(r"(?:st|nd|rd|th)?", ",?", r"(?!\d)")
 
 #: The forms that make a short line a date line (the page model's C mark): without the
 #: ordinal day and the comma after the month (see the module docstring).
-DATE_LINE_PATTERNS: tuple[str, ...] = _date_forms("", "")
+DATE_LINE_PATTERNS: tuple[str, ...] = _date_forms("", "", r"\b")
 
 
 def month_number(name: str) -> int:
