@@ -119,6 +119,47 @@ def test_a_headings_button_and_permalink_mark_are_not_its_text() -> None:
     assert clean_html(html).title == "C#"
 
 
+def test_a_forums_label_before_a_threads_title_is_not_the_title() -> None:
+    # XenForo's prefix label, vBulletin's "Thread:".
+    html = _titled(
+        "News - Cameras as a status symbol | Camera Forum",
+        "<main><h1 class='p-title-value'><span class='label label--green'>News</span>"
+        f"<span class='label-append'> </span>Cameras as a status symbol</h1>{ARTICLE}</main>",
+    )
+    assert clean_html(html).title == "Cameras as a status symbol"
+    html = _titled(
+        "Which host to buy? | Hosting Talk",
+        "<main><h1> Thread: <span class='threadtitle'><a href='?t=1'>Which host to buy?</a>"
+        f"</span></h1>{ARTICLE}</main>",
+    )
+    assert clean_html(html).title == "Which host to buy?"
+    # A label that is the whole heading stays; a word that only opens the title stays.
+    html = _titled("Tags", f"<main><h1><span class='tag'>Tags</span></h1>{ARTICLE}</main>")
+    assert clean_html(html).title == "Tags"
+    html = _titled("Thread safety", f"<main><h1>Thread safety in Rust</h1>{ARTICLE}</main>")
+    assert clean_html(html).title == "Thread safety in Rust"
+
+
+def test_a_spaced_slash_separates_a_titles_parts_but_not_two_numbers() -> None:
+    html = _titled(
+        "What happened with the ISO in 2024 / Arch Discussion / Arch Linux Forums",
+        f"<header><a href='/'><h1>Arch Linux</h1></a></header><main>{ARTICLE}</main>",
+    )
+    assert clean_html(html).title == "What happened with the ISO in 2024"
+    html = _titled("Tech conferences 2026 / 2027", f"<main>{ARTICLE}</main>")
+    assert clean_html(html).title == "Tech conferences 2026 / 2027"
+
+
+def test_a_social_cards_title_cut_short_gives_way_to_the_pages() -> None:
+    full = "What will be the trend in the watch market in 2024?"
+    html = _titled(
+        f"{full} | Watch Forums",
+        f"<main>{ARTICLE}</main>",
+        "<meta property='og:title' content='What will be the trend in the watch...'>",
+    )
+    assert clean_html(html).title == full
+
+
 def test_an_inline_icons_title_is_not_the_pages_title() -> None:
     # No <title> in the <head>: the first one in the page is an SVG icon's name.
     icon = (

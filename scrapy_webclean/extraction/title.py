@@ -8,6 +8,7 @@ line opens with the site's name shows a header's slogan, not content
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lxml import etree
 
@@ -16,8 +17,11 @@ from scrapy_webclean.html.pagemodel import PageModel, UrlResolver, collapse_ws
 from scrapy_webclean.segmentation.classify import text_units
 from scrapy_webclean.urls import host_of, is_site_root
 
-# (A match starts only where a whitespace run starts, so a long run is scanned once.)
-_TITLE_SEPARATORS_RE = re.compile(r"(?<!\s)\s+[-|–—·:]\s+|(?<!\s)\s*[_｜|—–]\s*")
+# (A match starts only where a whitespace run starts, so a long run is scanned once. A
+# spaced slash separates, "Topic / Forum / Site", but not between numbers: "2026 / 2027".)
+_TITLE_SEPARATORS_RE = re.compile(
+    r"(?<!\s)\s+[-|–—·:]\s+|(?<![\s\d])\s+/\s+|(?<=\d)\s+/\s+(?!\d)|(?<!\s)\s*[_｜|—–]\s*"
+)
 
 
 #: Text a title is not read from: ruby annotations, scripts, styles and the labels of
@@ -33,10 +37,52 @@ _TITLE_TEXT_XPATH = etree.XPath(
 _PERMALINK_MARKS_RE = re.compile("[\\s\u00b6\ue000-\uf8ff]+$")
 
 
-def _element_text(element: etree._Element) -> str:
-    text = collapse_ws("".join(_TITLE_TEXT_XPATH(element))).strip()
-    return _PERMALINK_MARKS_RE.sub("", text)
+#: Class words of a label a forum puts before a thread's title inside its heading
+#: (XenForo's ``<span class="label">News</span>``, a badge, a prefix, a tag).
+_LABEL_CLASS_RE = re.compile(r"(?<![a-z0-9])(?:label|badge|prefix|tag)(?![a-z0-9])", re.I)
 
+
+#: Words a heading may open with to say what follows is the title ("Thread: How do
+#: I...", vBulletin's thread heading; "Title: ..." of a paper's abstract page).
+TITLE_LABEL_WORDS = ("thread", "topic", "title", "subject")
+_LABEL_WORD_RE = re.compile(rf"^(?:{'|'.join(TITLE_LABEL_WORDS)})\s*:\s*", re.I)
+
+
+def _leading_label(element: etree._Element) -> etree._Element | None:
+    """The heading's first child when it comes before any text and its class names a
+    label (:data:`_LABEL_CLASS_RE`), else None."""
+    if (element.text or "").strip() or not len(element):
+        return None
+    first = element[0]
+    if not isinstance(first.tag, str) or not _LABEL_CLASS_RE.search(first.get("class") or ""):
+        return None
+    return first
+
+
+def _holder(piece: Any) -> etree._Element | None:
+    """The element that holds a text node an XPath gave (a tail is its element's
+    parent's text)."""
+    element = piece.getparent()
+    return element.getparent() if piece.is_tail and element is not None else element
+
+
+def _element_text(element: etree._Element) -> str:
+    pieces = _TITLE_TEXT_XPATH(element)
+    label = _leading_label(element)
+    if label is not None:
+        # (the text the label holds, not its tail: the title follows it)
+        inside = {id(node) for node in label.iter()}
+        rest = [piece for piece in pieces if id(_holder(piece)) not in inside]
+        if collapse_ws("".join(rest)).strip():
+            pieces = rest
+    text = collapse_ws("".join(pieces)).strip()
+    text = _PERMALINK_MARKS_RE.sub("", text)
+    unlabelled = _LABEL_WORD_RE.sub("", text, count=1)
+    return unlabelled or text
+
+
+#: How a title cut short ends (``og:title`` trimmed for a social card).
+_CUT_MARKS = ("...", "\u2026")
 
 #: ``<meta>`` tags that name the site (not the page).
 _SITE_NAME_META = (
@@ -150,6 +196,9 @@ def pick_title(model: PageModel) -> str:
     page the site's name is the page's title: nothing is set aside.
     """
     title_tag = model.meta_title or model.title
+    if title_tag.endswith(_CUT_MARKS) and model.title:
+        # (a social card's title cut short for its card: "... in the watch...")
+        title_tag = model.title
     front_page = is_site_root(model.base_url)
     site_names = set() if front_page else _site_names(model)
     headings: list[str] = []
