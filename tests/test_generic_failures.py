@@ -278,6 +278,18 @@ def test_the_addresses_day_wins_over_a_utc_timestamp_one_day_off() -> None:
     assert clean_html(html, "https://example.com/2025/12/18/a-story").date == "2025-12-19"
 
 
+def test_a_members_join_date_is_not_the_pages_date() -> None:
+    post = "<div class='post'><dl><dd>Registered: 2024-01-27</dd><dd>Posts: 98</dd></dl>"
+    html = _titled(
+        "A thread",
+        f"<h1>A thread</h1>{post}<p class='byline'>by Ann » Tue Aug 27, 2019</p>{ARTICLE}</div>",
+    )
+    assert clean_html(html).date == "2019-08-27"
+    # An update is the page's date all the same (the dev sets' truths say so).
+    html = _titled("A story", f"<h1>A story</h1><p>Updated: May 6, 2024</p>{ARTICLE}")
+    assert clean_html(html).date == "2024-05-06"
+
+
 def test_a_date_the_address_names_when_the_page_names_none() -> None:
     html = _titled("A story", f"<h1>A story</h1>{ARTICLE}")
     assert clean_html(html, "https://example.com/2024/05/06/a-story").date == "2024-05-06"
