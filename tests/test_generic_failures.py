@@ -119,45 +119,53 @@ def test_a_headings_button_and_permalink_mark_are_not_its_text() -> None:
     assert clean_html(html).title == "C#"
 
 
-def test_a_forums_label_before_a_threads_title_is_not_the_title() -> None:
-    # XenForo's prefix label, vBulletin's "Thread:".
-    html = _titled(
+#: (the <title>, the body, more of the <head>, the title expected)
+FORUM_AND_CUT_TITLES = {
+    # A forum's label before a thread's title: XenForo's prefix, vBulletin's "Thread:".
+    "xenforo prefix": (
         "News - Cameras as a status symbol | Camera Forum",
-        "<main><h1 class='p-title-value'><span class='label label--green'>News</span>"
-        f"<span class='label-append'> </span>Cameras as a status symbol</h1>{ARTICLE}</main>",
-    )
-    assert clean_html(html).title == "Cameras as a status symbol"
-    html = _titled(
+        "<h1 class='p-title-value'><span class='label label--green'>News</span>"
+        "<span class='label-append'> </span>Cameras as a status symbol</h1>",
+        "",
+        "Cameras as a status symbol",
+    ),
+    "thread opener": (
         "Which host to buy? | Hosting Talk",
-        "<main><h1> Thread: <span class='threadtitle'><a href='?t=1'>Which host to buy?</a>"
-        f"</span></h1>{ARTICLE}</main>",
-    )
-    assert clean_html(html).title == "Which host to buy?"
+        "<h1> Thread: <span class='threadtitle'><a href='?t=1'>Which host to buy?</a></span></h1>",
+        "",
+        "Which host to buy?",
+    ),
     # A label that is the whole heading stays; a word that only opens the title stays.
-    html = _titled("Tags", f"<main><h1><span class='tag'>Tags</span></h1>{ARTICLE}</main>")
-    assert clean_html(html).title == "Tags"
-    html = _titled("Thread safety", f"<main><h1>Thread safety in Rust</h1>{ARTICLE}</main>")
-    assert clean_html(html).title == "Thread safety in Rust"
-
-
-def test_a_spaced_slash_separates_a_titles_parts_but_not_two_numbers() -> None:
-    html = _titled(
+    "label alone": ("Tags", "<h1><span class='tag'>Tags</span></h1>", "", "Tags"),
+    "opening word": (
+        "Thread safety",
+        "<h1>Thread safety in Rust</h1>",
+        "",
+        "Thread safety in Rust",
+    ),
+    # A spaced slash separates a title's parts, but not two numbers.
+    "slash": (
         "What happened with the ISO in 2024 / Arch Discussion / Arch Linux Forums",
-        f"<header><a href='/'><h1>Arch Linux</h1></a></header><main>{ARTICLE}</main>",
-    )
-    assert clean_html(html).title == "What happened with the ISO in 2024"
-    html = _titled("Tech conferences 2026 / 2027", f"<main>{ARTICLE}</main>")
-    assert clean_html(html).title == "Tech conferences 2026 / 2027"
-
-
-def test_a_social_cards_title_cut_short_gives_way_to_the_pages() -> None:
-    full = "What will be the trend in the watch market in 2024?"
-    html = _titled(
-        f"{full} | Watch Forums",
-        f"<main>{ARTICLE}</main>",
+        "<header><a href='/'><h1>Arch Linux</h1></a></header>",
+        "",
+        "What happened with the ISO in 2024",
+    ),
+    "numbers": ("Tech conferences 2026 / 2027", "", "", "Tech conferences 2026 / 2027"),
+    # A social card's title cut short gives way to the page's.
+    "cut short": (
+        "What will be the trend in the watch market in 2024? | Watch Forums",
+        "",
         "<meta property='og:title' content='What will be the trend in the watch...'>",
-    )
-    assert clean_html(html).title == full
+        "What will be the trend in the watch market in 2024?",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(FORUM_AND_CUT_TITLES))
+def test_forum_labels_slashes_and_cut_titles(case: str) -> None:
+    title, heading, head, expected = FORUM_AND_CUT_TITLES[case]
+    html = _titled(title, f"<main>{heading}{ARTICLE}</main>", head)
+    assert clean_html(html).title == expected
 
 
 def test_an_inline_icons_title_is_not_the_pages_title() -> None:
