@@ -71,8 +71,10 @@ def _element_text(element: etree._Element) -> str:
     label = _leading_label(element)
     if label is not None:
         # (the text the label holds, not its tail: the title follows it)
-        inside = {id(node) for node in label.iter()}
-        rest = [piece for piece in pieces if id(_holder(piece)) not in inside]
+        # (the set holds the label's elements, so each keeps its one Python proxy while
+        # their identities are compared)
+        inside = set(label.iter())
+        rest = [piece for piece in pieces if _holder(piece) not in inside]
         if collapse_ws("".join(rest)).strip():
             pieces = rest
     text = collapse_ws("".join(pieces)).strip()
