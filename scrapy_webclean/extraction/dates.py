@@ -11,7 +11,8 @@ date in the page's address (:func:`url_date`: ``/2025/12/15/slug``), which also 
 ``<meta>`` timestamp in UTC one day off it. The metadata's modified date
 (``article:modified_time``, ``dateModified``) is never taken for the publication date (on
 WCXB dev it named the wrong day more often than the right one); a date line that says
-"Updated: ..." is read (skipping such lines cost WCXB dev 13 right dates of 708).
+"Updated: ..." is read (skipping such lines cost WCXB dev 13 right dates of 708 in a
+scratch scoring with ``benchmarks/fields.py``'s functions).
 Dates are read in the forms pages use: ``2026-03-14``, ``2026/3/14``, ``2026年3月14日``,
 ``March 14, 2026``, ``14 March 2026`` (``text.datepatterns``, the forms the C mark looks
 for).

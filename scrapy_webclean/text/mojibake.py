@@ -7,8 +7,9 @@ again carries, for each non-ASCII character, two to four: a letter from ``Â`` t
 continuation bytes). C1 controls are not text (HTML forbids them), so only a text that
 holds one is looked at, and there each lead-and-continuations sequence that is the
 Latin-1 reading of valid UTF-8 is decoded back. A text without a C1 control is never
-changed (its cost: one search of the page's bytes, or of its text when it came as text). The Windows-1252 form of the same damage
-(``"â€™"``) is left as it is: without a C1 control, nothing tells it from real text.
+changed (its cost: one search of the page's bytes, or of its text when it came as text).
+The Windows-1252 form of the same damage (``"â€™"``) is left as it is: without a C1
+control, nothing tells it from real text.
 """
 
 from __future__ import annotations
