@@ -424,3 +424,33 @@ def test_a_post_whose_body_is_a_video_keeps_its_headline_and_byline() -> None:
     result = clean_html(html, "http://blog.example.com/2012/06/29/a-walk-by-the-river/")
     # Not nothing, and not the readers' comments: the headline and the byline.
     assert result.text == "A walk by the river\nby Jane Doe on June 29, 2012"
+
+
+def short_post_html() -> str:
+    """A blog post of short lines and one linked line, its body declared by schema.org."""
+    archive = "".join(f"<li><a href='/2012/{m:02d}/'>Month {m} (4)</a></li>" for m in range(1, 13))
+    return (
+        "<html><head><title>A note for friends | Sketch Blog</title></head><body>"
+        "<div class='main'><div class='post' itemscope itemtype='http://schema.org/BlogPosting'>"
+        "<h3 class='post-title'>A note for friends</h3>"
+        "<div class='post-body' itemprop='articleBody'>Dear all,<br><br>"
+        "Come and see <a href='https://shop.example.com/event/42'>the reading of the forgotten "
+        "garden</a> at the corner bookshop next Saturday at eleven.<br><br>"
+        "<div class='field'><div>Location:</div><div>The Corner Bookshop</div>"
+        "<div>12 Elm Street,</div><div>Springfield</div></div>"
+        "<div class='field'><div>Hope to see you there.</div><div>Cheers,</div>"
+        "<div>Ann</div></div></div>"
+        "<div class='post-footer'>Posted by <a href='/profile'>Ann Lee</a> at 9:22 AM</div>"
+        "</div></div>"
+        f"<div class='sidebar'><h2>Archive</h2><ul>{archive}</ul></div></body></html>"
+    )
+
+
+def test_a_short_posts_declared_article_body_is_its_text() -> None:
+    url = "http://sketch.example.com/2012/10/a-note-for-friends.html"
+    text = clean_html(short_post_html(), url).text
+    # Its lines are too short, or too linked, to outweigh "Hope to see you there." alone:
+    # the body that schema.org markup declares is the region.
+    for line in ("Dear all,", "the forgotten garden", "12 Elm Street,", "Ann"):
+        assert line in text, text
+    assert "Month 3" not in text

@@ -25,6 +25,7 @@ from scrapy_webclean.extraction.region import (
     landing_range,
     landing_region,
     thread_region,
+    widen_to_article_body,
     widen_to_main,
 )
 from scrapy_webclean.html.pagemodel import PageModel
@@ -104,6 +105,8 @@ def read_page(
         if thread > 0:
             region, ranges = thread, [(thread, thread + model.node_count[thread])]
     ranges = widen_to_main(model, ranges, subtree, opts)
+    if page_type == "article":
+        ranges = widen_to_article_body(model, ranges, subtree)
     # A collection read as an article (its introduction outweighs its grid): the best
     # list joins the region, and its linked item names are read as a listing's titles.
     grid = (
@@ -142,6 +145,8 @@ def read_page(
         # (A page with hidden elements is first read again with them shown: ``cleaning``.)
         # Its type is "other": a few lines are no article (two sections that both say
         # "No stories yet" are not one story told twice).
-        ranges = [(region, region + model.node_count[region])]
+        ranges = widen_to_article_body(
+            model, [(region, region + model.node_count[region])], subtree
+        )
         page_type = "other"
     return Reading(region, ranges, page_type, grid, landing, article_region, article_ranges)

@@ -4,7 +4,8 @@
 The region is the node whose subtree has the largest sum of line scores, unless the
 container that directly holds the most prose (the paragraph holder) lies elsewhere: then
 the holder, widened by its sibling sections that score (``choose_region``). HTML5's
-``<main>`` may widen it further (``widen_to_main``). A page whose thin prose is outweighed
+``<main>`` may widen it further (``widen_to_main``), and so may the article body that
+schema.org markup declares (``widen_to_article_body``). A page whose thin prose is outweighed
 by one list of title-like linked items is a listing, and that list is its region
 (``best_list``); a site's front page is a landing page, whose region is its main element
 (``landing_region``, ``landing_range``). Regions are node ranges ``[start, end)`` of the
@@ -168,6 +169,37 @@ def widen_to_main(
     ):
         return [(main, end)]
     return ranges
+
+
+#: How many levels above the region the article body that declares itself may be.
+ARTICLE_BODY_MAX_LEVELS = 6
+
+
+def widen_to_article_body(
+    model: PageModel,
+    ranges: list[tuple[int, int]],
+    subtree: list[float],
+) -> list[tuple[int, int]]:
+    """When the region lies inside an element that schema.org markup names the article's
+    body (``itemprop="articleBody"``), at most :data:`ARTICLE_BODY_MAX_LEVELS` levels up,
+    and that body does not score negative, the whole body is the region (a short post whose
+    lines are too short, or too linked, to outweigh its one best paragraph)."""
+    if len(ranges) != 1:
+        return ranges
+    start = ranges[0][0]
+    elements, parents = model.elements, model.parents
+    node = start
+    for _ in range(ARTICLE_BODY_MAX_LEVELS + 1):
+        if node <= 0:
+            return ranges
+        if "articleBody" in (elements[node].get("itemprop") or "").split():
+            break
+        node = parents[node]
+    else:
+        return ranges
+    if node == start or subtree[node] < 0:
+        return ranges
+    return [(node, node + model.node_count[node])]
 
 
 def landing_range(model: PageModel, lines: list[Line], whole: int) -> tuple[int, int]:
