@@ -51,6 +51,7 @@ def test_each_row_starts_with_the_memo_caches_of_the_pages_emptied() -> None:
     from extractors import warmed_extractor
     from memo_caches import clear_memo_caches
 
+    from scrapy_webclean.extraction.hintwords import _TOKEN_FLAGS
     from scrapy_webclean.extraction.verdicts import is_noise_text
 
     @functools.lru_cache(maxsize=4096)
@@ -71,6 +72,12 @@ def test_each_row_starts_with_the_memo_caches_of_the_pages_emptied() -> None:
                 "a.example", 0)  # fmt: skip
     warmed_extractor("ours-rules", Dataset("s", "en", [page]), ["<p>Share this</p>"])
     assert is_noise_text.cache_info().currsize == 0  # (the warm-up's verdicts are gone)
+    # ... and so are the class tokens' hint words, which the package memoizes in a dict
+    # (a side box beside a longer text: a wrapper of most of the page is not read by name)
+    html = "<p>" + "A sentence of the page's own text. " * 20 + "</p><div class='sidebox'>Hi</div>"
+    page = Page("s", "1", "http://a.example/1", html.encode(), "x", "a.example", "a.example", 0)
+    warmed_extractor("ours-rules", Dataset("s", "en", [page]), [html])
+    assert "sidebox" not in _TOKEN_FLAGS
 
 
 def test_the_fields_benchmark_counts_a_title_and_a_date_right(
