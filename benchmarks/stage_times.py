@@ -95,7 +95,10 @@ def _modules() -> list[Any]:
 
     found = [scrapy_webclean]
     for info in pkgutil.walk_packages(scrapy_webclean.__path__, "scrapy_webclean."):
-        found.append(importlib.import_module(info.name))
+        try:
+            found.append(importlib.import_module(info.name))
+        except ImportError:  # (an optional dependency missing: the cleaner cannot use it)
+            continue
     return found
 
 
@@ -179,24 +182,27 @@ def _rest(stages: dict[str, list[float]], parent: str) -> list[float]:
     return [total - sum(parts) for total, *parts in zip(stages[parent], *children, strict=True)]
 
 
+def _stage_rows(
+    stages: dict[str, list[float]], parent: str = "", level: int = 0
+) -> list[tuple[int, str, list[float]]]:
+    """``(level, label, times)`` of the stages ``parent`` calls, in :data:`STAGES` order,
+    each followed by the stages it calls and the rest of its time."""
+    rows: list[tuple[int, str, list[float]]] = []
+    for stage in STAGES:
+        if stage.within != parent:
+            continue
+        rows.append((level, stage.label, stages[stage.label]))
+        if any(other.within == stage.label for other in STAGES):
+            rows += _stage_rows(stages, stage.label, level + 1)
+            rows.append((level + 1, f"(the rest of {stage.label})", _rest(stages, stage.label)))
+    return rows
+
+
 def report(name: str, result: dict[str, Any]) -> list[str]:
     """The set's tables, as Markdown lines."""
     times, stages = result["times"], result["stages"]
     mean_clean = statistics.mean(stages["clean"]) or 1.0
-    parents = {stage.within for stage in STAGES}
-    depth = {"": -1}
-    rows: list[tuple[int, str, list[float]]] = []
-    open_parents: list[str] = []
-    for stage in [*STAGES, Stage("", "", "")]:
-        while open_parents and depth[open_parents[-1]] >= depth[stage.within] + 1:
-            closed = open_parents.pop()
-            rows.append((depth[closed] + 1, f"(the rest of {closed})", _rest(stages, closed)))
-        if not stage.label:
-            break
-        depth[stage.label] = depth[stage.within] + 1
-        rows.append((depth[stage.label], stage.label, stages[stage.label]))
-        if stage.label in parents:
-            open_parents.append(stage.label)
+    rows = _stage_rows(stages)
     out = [f"## {name} ({result['pages']} pages)", ""]
     out += ["| stage | median ms | mean ms | share of the mean |", "|---|---|---|---|"]
     for level, label, values in rows:
