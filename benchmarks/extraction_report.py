@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +193,25 @@ def comments_report(
     }
 
 
+#: A line of the texts of one site's pages recurs when this many pages or more hold it.
+RECURRING_MIN_PAGES = 3
+
+
+def recurring_lines(results: Sequence[PageResult]) -> list[tuple[str, int]]:
+    """The lines held by at least :data:`RECURRING_MIN_PAGES` of the texts, with how many
+    hold each, most frequent first."""
+    counts = Counter(line for r in results for line in (r.lines or ()))
+    return sorted(
+        ((line, n) for line, n in counts.items() if n >= RECURRING_MIN_PAGES),
+        key=lambda item: (-item[1], item[0]),
+    )
+
+
+def _pages_holding(results: Sequence[PageResult], lines: Sequence[tuple[str, int]]) -> int:
+    recurring = {line for line, _ in lines}
+    return sum(1 for r in results if r.lines and not r.lines.isdisjoint(recurring))
+
+
 def template_report(dataset: Dataset, results: dict[str, list[PageResult]]) -> tuple[str, Any]:
     """For the set without truth: our CPU time and text length per page, in crawl order."""
     out = [f"## {dataset.name} (no ground truth)", ""]
@@ -254,6 +274,27 @@ def template_report(dataset: Dataset, results: dict[str, list[PageResult]]) -> t
             f"{len(differ)} of {n_pages}; {first}."
         )
         out.append("")
+    recurring = {n: recurring_lines(results[n]) for n in names}
+    out.append(
+        f"Lines of the texts that recur on at least {RECURRING_MIN_PAGES} pages: boilerplate "
+        "that got through, or a line many of the site's articles share (a source's name):"
+    )
+    out.append("")
+    out.append(
+        md_table(
+            ["extractor", "recurring lines", "pages with one", "the most frequent (pages)"],
+            [
+                [
+                    n,
+                    str(len(lines)),
+                    str(_pages_holding(results[n], lines)),
+                    "; ".join(f"{text[:40]} ({count})" for text, count in lines[:3]) or "–",
+                ]
+                for n, lines in recurring.items()
+            ],
+        )
+    )
+    out.append("")
     for note in dataset.notes:
         out.append(f"Note: {note}.")
     if dataset.notes:
@@ -265,5 +306,6 @@ def template_report(dataset: Dataset, results: dict[str, list[PageResult]]) -> t
             n: [{"id": r.page.id, "chars": r.chars, "ms": r.ms} for r in results[n]] for n in names
         },
         "median_ms": {n: statistics.median(m for _, m in per_page[n]) for n in names},
+        "recurring_lines": {n: [list(item) for item in lines] for n, lines in recurring.items()},
     }
     return "\n".join(out), data

@@ -61,6 +61,9 @@ class PageResult:
     token_with_comments: PRF | None = None
     #: The page's snippets the text holds and misses (WCXB's; None on other sets).
     snippets: SnippetCounts | None = None
+    #: The text's distinct lines, kept only for a page without truth (what recurs across
+    #: a site's texts is the only sign of boilerplate there).
+    lines: frozenset[str] | None = None
 
     @property
     def scored(self) -> bool:
@@ -104,7 +107,13 @@ def score_outcome(name: str, page: Page, out: Outcome) -> PageResult:
         char,
         with_comments,
         snippets,
+        None if page.has_truth else text_lines(out.text),
     )
+
+
+def text_lines(text: str) -> frozenset[str]:
+    """The distinct non-blank lines of a text, stripped."""
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
 def run_extractors(

@@ -134,3 +134,26 @@ def test_the_fields_benchmark_counts_a_title_and_a_date_right(
     # The page it failed on counts as a wrong title; it gives no date at all.
     assert "| broken | 2 | 0.500 | 0.500 | +0.500 |" in table
     assert "| broken | 1 |" not in table
+
+
+def test_the_set_without_truth_reports_the_lines_its_texts_repeat() -> None:
+    import extraction_report
+
+    texts = ["Story one.\nCompany news", "Story two.\nCompany news", "Story three.\nCompany news"]
+    pages = [
+        Page("t", str(i), f"http://a.example/{i}", b"", None, "a.example", "a.example", 0)
+        for i in range(3)
+    ]
+    dataset = Dataset("t", "zh", pages)
+    results = {
+        "ours": [
+            extraction_runs.score_outcome("ours", page, Outcome(text, 1.0))
+            for page, text in zip(pages, texts, strict=True)
+        ]
+    }
+    assert extraction_report.recurring_lines(results["ours"]) == [("Company news", 3)]
+    markdown, data = extraction_report.template_report(dataset, results)
+    assert "| ours | 1 | 3 | Company news (3) |" in markdown
+    assert data["recurring_lines"] == {"ours": [["Company news", 3]]}
+    # a line on fewer pages than RECURRING_MIN_PAGES does not count
+    assert extraction_report.recurring_lines(results["ours"][:2]) == []

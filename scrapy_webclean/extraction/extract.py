@@ -45,6 +45,8 @@
    step they are neutral to slightly positive.
 6. A trained line model (``linemodel``), when one is given, makes the final keep/drop
    call per line from the rules' verdicts and the lines' features (``linefeatures``).
+   Then the label of a link box whose links were all dropped, left alone in the text's
+   tail, is dropped too (``linklabels``).
 7. A kept line that repeats an earlier kept line from another place of the page (a
    reply quoting the first post, a second copy of the article) is dropped (``repeats``).
 
@@ -68,6 +70,7 @@ from scrapy_webclean.extraction.hintwords import POSITIVE, STRONG_NEGATIVE, WEAK
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line, shows_text
+from scrapy_webclean.extraction.linklabels import drop_stranded_labels
 from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.pagekind import (
     declares_discussion,
@@ -411,4 +414,5 @@ def _extract_once(
         decided = line_model.decide(model, lines, rules)
         if decided is not None:
             kept = decided
+    drop_stranded_labels(model, lines, kept, opts.max_link_density)
     return Extraction(lines, kept, region, scores, metadata, page_type)

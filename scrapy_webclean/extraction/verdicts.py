@@ -190,7 +190,7 @@ def keep_linked_headings(
     into_page = _InPage(url, model.base_url)
     for i, line in enumerate(lines):
         if linked[i]:
-            heading = _text_element(model, line, _HEADING_TAGS)
+            heading = text_element(model, line, _HEADING_TAGS)
             if heading > 0 and _links_within(model, heading, into_page):
                 kept[i] = True
 
@@ -326,10 +326,10 @@ def drop_noscript_copies(model: PageModel, lines: list[Line], kept: list[bool]) 
 
 def in_h1(model: PageModel, line: Line) -> bool:
     """True when the line's text sits in an ``<h1>``."""
-    return _text_element(model, line, _H1) > 0
+    return text_element(model, line, _H1) > 0
 
 
-def _text_element(model: PageModel, line: Line, names: frozenset[str]) -> int:
+def text_element(model: PageModel, line: Line, names: frozenset[str]) -> int:
     """The element named in ``names`` that the line's text sits in (between its first
     run's element and the line's node), or -1."""
     tags, parents = model.tags, model.parents
