@@ -12,6 +12,7 @@ import pytest
 from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.dates import metadata_date
 from scrapy_webclean.extraction.extract import is_ui_line
+from scrapy_webclean.extraction.vocabulary import is_call_to_action
 from scrapy_webclean.html.loader import parse_html
 from scrapy_webclean.html.pagewalk import build_page_model
 
@@ -375,6 +376,24 @@ def test_share_labels_are_not_the_first_content_line() -> None:
     )
     text = clean_html(html).text
     assert text.startswith(PROSE[:20]), text[:80]
+
+
+def test_a_call_to_action_is_dropped_from_the_text() -> None:
+    for label in ("Learn more", "LEARN MORE »", "Get started", "Shop now", "Book now >"):
+        assert is_call_to_action(label), label
+    for line in ("Learn more about our history", "Buy now, pay later is growing", "Now"):
+        assert not is_call_to_action(line), line
+    # a service page's sections, each with its button
+    sections = "".join(
+        f"<section><h2>Feature {i}</h2><p>Teams plan their work on board number {i} and "
+        "ship faster together every week.</p>"
+        "<div><span class='btn'>Learn more</span></div></section>"
+        for i in range(4)
+    )
+    html = _titled("Product", f"<main>{sections}</main>")
+    text = clean_html(html, "https://example.com/product/board").text
+    assert "ship faster together" in text
+    assert "Learn more" not in text
 
 
 def test_a_wrapper_of_the_whole_page_is_not_judged_by_its_name() -> None:

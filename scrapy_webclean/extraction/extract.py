@@ -83,6 +83,7 @@ from scrapy_webclean.extraction.recovery import second_opinion
 from scrapy_webclean.extraction.region import choose_region, sum_up, widen_to_main
 from scrapy_webclean.extraction.repeats import drop_repeated_copies, drop_repeated_lines
 from scrapy_webclean.extraction.verdicts import (
+    call_to_action_flags,
     drop_after_related_headings,
     drop_noscript_copies,
     keep_introduced_lists,
@@ -307,9 +308,13 @@ def _extract_once(
     hints = node_hints(model, prose, forum, product)
     noisy = noise_flags(lines, noise_re, opts)
     # What the verdicts drop: the noisy lines, less prose and code that merely name a
-    # noise word. (The region's scores still count them: a sentence about cookies must
-    # not pull the region onto a teaser list.)
+    # noise word, and the calls to action. (The region's scores still count the noisy
+    # lines: a sentence about cookies must not pull the region onto a teaser list.)
     drop_noisy = spare_prose_and_code(model, lines, noisy)
+    drop_noisy = [
+        dropped or action
+        for dropped, action in zip(drop_noisy, call_to_action_flags(lines), strict=True)
+    ]
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]
         drop_noisy = [a or b for a, b in zip(drop_noisy, template_flags, strict=False)]

@@ -1,7 +1,8 @@
 """The boilerplate vocabulary: the words and patterns that mark a line as boilerplate.
 
 Consent notices (:data:`CONSENT_RE`), picture credits (:func:`is_picture_credit`), the
-labels of a page's controls and share buttons (:func:`is_ui_line`), the headings of
+labels of a page's controls and share buttons (:func:`is_ui_line`), calls to action
+(:func:`is_call_to_action`), the headings of
 related-link sections (:func:`is_related_heading`), bare addresses (:data:`BARE_URL_RE`)
 and the noise words that mark a line as boilerplate even in a sentence
 (:data:`HARD_NOISE`). Word lists that are plain data live in ``data/*.txt``
@@ -174,6 +175,18 @@ _UI_WORDS = (
     *(v.split()[0] for v in SHARE_VERBS + SHARE_OBJECT_VERBS),
 )
 _UI_LINE_WORDS = substring_pattern(_UI_WORDS)
+
+
+#: Calls to action: a button's label that leads elsewhere ("Learn more", "Shop now").
+#: Dropped from the text, but not counted against a region's score as noise is (see
+#: :func:`is_call_to_action`).
+CALL_TO_ACTION_RE = re.compile(r"get started|learn more|(?:shop|book|buy) now", re.I)
+
+
+def is_call_to_action(text: str) -> bool:
+    """True for a line that is a call to action and nothing else (:data:`CALL_TO_ACTION_RE`,
+    with the edge characters of a control's label: "Learn more »")."""
+    return CALL_TO_ACTION_RE.fullmatch(text.strip(_UI_LINE_EDGES)) is not None
 
 
 def is_ui_line(text: str) -> bool:
