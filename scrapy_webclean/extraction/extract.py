@@ -46,7 +46,8 @@
 6. A trained line model (``linemodel``), when one is given, makes the final keep/drop
    call per line from the rules' verdicts and the lines' features (``linefeatures``).
    Then the label of a link box whose links were all dropped, left alone in the text's
-   tail, is dropped too (``linklabels``).
+   tail, is dropped too, and the linked term of a kept definition is kept
+   (``lastpasses``).
 7. A kept line that repeats an earlier kept line from another place of the page (a
    reply quoting the first post, a second copy of the article) is dropped (``repeats``).
 
@@ -67,10 +68,10 @@ from scrapy_webclean.extraction.declared import (
 )
 from scrapy_webclean.extraction.hints import node_hints
 from scrapy_webclean.extraction.hintwords import POSITIVE, STRONG_NEGATIVE, WEAK_NEGATIVE
+from scrapy_webclean.extraction.lastpasses import drop_stranded_labels, keep_defined_terms
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line, shows_text
-from scrapy_webclean.extraction.linklabels import drop_stranded_labels
 from scrapy_webclean.extraction.options import ExtractOptions
 from scrapy_webclean.extraction.pagekind import (
     declares_discussion,
@@ -370,11 +371,12 @@ def _extract_once(
             )
             if any(verdicts[1]):
                 region, (in_region, kept, metadata) = second, verdicts
+    # Lines no later pass may keep: noise, and lines in a strong-negative container.
+    blocked = [
+        is_noisy or hints[line.node] == STRONG_NEGATIVE
+        for line, is_noisy in zip(lines, noisy, strict=False)
+    ]
     if opts.recover_outside_region:
-        blocked = [
-            is_noisy or hints[line.node] == STRONG_NEGATIVE
-            for line, is_noisy in zip(lines, noisy, strict=False)
-        ]
         second_opinion(model, lines, kept, blocked, opts)
     # Lines of the region that only their links dropped: a linked section heading, or
     # the items of a list that a kept line introduces, are text.
@@ -420,4 +422,5 @@ def _extract_once(
         if decided is not None:
             kept = decided
     drop_stranded_labels(model, lines, kept, opts.max_link_density)
+    keep_defined_terms(model, lines, kept, blocked)
     return Extraction(lines, kept, region, scores, metadata, page_type)
