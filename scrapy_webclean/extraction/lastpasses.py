@@ -13,7 +13,7 @@ Chinese set (``zh-netease-template``) it drops the three labels ("证券要闻",
 "公司新闻") that ended 15 of the 74 texts of a Cleaner fed the pages in order (24 of
 clean_html's): the lines that recur on three texts or more went from 6 to 3
 (``benchmarks/extraction.py``). On the dev sets it changes 7 of 2,458 pages,
-cross-validated (two ``--per-page`` runs compared page by page): WCXB +0.000002,
+cross-validated (``benchmarks/compare_runs.py``): WCXB +0.000002 (3 pages up, 3 down),
 scrapinghub +0.00003, dragnet-gold and the Chinese news unchanged.
 
 **Terms of kept definitions.** A reference page lists its members as a definition list

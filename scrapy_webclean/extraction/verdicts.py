@@ -159,10 +159,10 @@ def call_to_action_flags(lines: list[Line]) -> list[bool]:
     ("Learn more", "Shop now": ``vocabulary.is_call_to_action``). These are dropped, but
     unlike :func:`noise_flags` they do not count against a region's score: an item card's
     button says nothing about whether the cards are the page's content. Cross-validated
-    (two ``benchmarks/extraction.py --per-page`` runs compared page by page): as noise,
+    (``benchmarks/compare_runs.py`` on two ``extraction.py --per-page`` runs): as noise,
     a collection page lost its region, WCXB -0.00013; dropped only, WCXB +0.00006 (37
-    pages up, 12 down, no fold down), dragnet-gold -0.00001 (one page), the others
-    unchanged."""
+    pages up, 12 down; four folds up, fold 0 -0.00002), dragnet-gold -0.00001 (one
+    page), the others unchanged."""
     return [line.units < UI_LINE_MAX_UNITS and is_call_to_action(line.text) for line in lines]
 
 
