@@ -12,7 +12,7 @@ import pytest
 from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.dates import metadata_date
 from scrapy_webclean.extraction.extract import is_ui_line
-from scrapy_webclean.extraction.vocabulary import is_call_to_action
+from scrapy_webclean.extraction.vocabulary import is_call_to_action, is_related_heading
 from scrapy_webclean.html.loader import parse_html
 from scrapy_webclean.html.pagewalk import build_page_model
 
@@ -473,3 +473,9 @@ def test_a_short_posts_declared_article_body_is_its_text() -> None:
     for line in ("Dear all,", "the forgotten garden", "12 Elm Street,", "Ann"):
         assert line in text, text
     assert "Month 3" not in text
+
+
+def test_see_also_is_no_related_heading() -> None:
+    assert not is_related_heading("See also")
+    assert is_related_heading("Read also")
+    assert is_related_heading("Related articles")

@@ -200,10 +200,12 @@ def is_ui_line(text: str) -> bool:
 
 
 #: Headings that open a block of links or teasers to *other* pages, in several languages,
-#: or an author's bio ("About the author").
+#: or an author's bio ("About the author"). Not "See also": in documentation and reference
+#: pages it closes the text with its own references (cross-validated, WCXB +0.00003,
+#: documentation pages +0.00034, the other sets unchanged).
 RELATED_HEADING_RE = re.compile(
     r"^(?:you (?:may|might) (?:also )?(?:like|enjoy|check|read)|related(?: [\w-]+){0,2}|"
-    r"(?:read|see) (?:also|more)|more (?:from|on|in|stories|news)\b.*|"
+    r"read (?:also|more)|see more|more (?:from|on|in|stories|news)\b.*|"
     r"(?:other|more) (?:related )?(?:posts|articles|stories)(?: you (?:may|might) "
     r"(?:also )?(?:like|enjoy))?|similar [\w-]+|explore related [\w-]+|popular on [\w.-]+|"
     r"recommended(?: for you| reading)?|also (?:read|on)|about the authors?|read next|"
