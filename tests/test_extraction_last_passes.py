@@ -4,8 +4,12 @@ whose links were dropped, the terms of kept definitions."""
 from __future__ import annotations
 
 from scrapy_webclean import clean_html
-from scrapy_webclean.extraction.lastpasses import drop_stranded_labels, keep_defined_terms
-from scrapy_webclean.extraction.lines import build_lines
+from scrapy_webclean.extraction.lastpasses import (
+    drop_after_editor_line,
+    drop_stranded_labels,
+    keep_defined_terms,
+)
+from scrapy_webclean.extraction.lines import Line, build_lines
 from scrapy_webclean.html.loader import parse_html
 from scrapy_webclean.html.pagewalk import build_page_model
 
@@ -104,3 +108,24 @@ def test_the_linked_term_of_a_kept_definition_is_kept() -> None:
     assert verdicts["Socket.send()"] is False  # blocked
     assert verdicts["Other page"] is False  # no definition after it
     assert verdicts["Socket.open()"] is False  # the next line is no definition of its list
+
+
+def _lines(body: str) -> list[Line]:
+    root, _ = parse_html(f"<html><body>{body}</body></html>")
+    return build_lines(build_page_model(root))
+
+
+def test_what_follows_an_articles_editor_line_is_dropped() -> None:
+    article = "".join(f"<p>{_PROSE}</p>" for _ in range(2))
+    teasers = "<p>外资潜伏3个月，疯狂买入1000亿！</p><p>扫一扫 关注我</p>"
+    lines = _lines(article + "<p>（责任编辑：郭明煜）</p>" + teasers)
+    kept = [True] * len(lines)
+    drop_after_editor_line(lines, kept)
+    texts = [line.text for line, keep in zip(lines, kept, strict=True) if keep]
+    assert texts[-1] == "（责任编辑：郭明煜）"
+    assert not any("关注我" in text for text in texts)
+    # an editor's line in a header, above the article: nothing is dropped
+    lines = _lines("<p>来源：新华网 责任编辑：张伟</p>" + article)
+    kept = [True] * len(lines)
+    drop_after_editor_line(lines, kept)
+    assert all(kept)

@@ -46,8 +46,8 @@
 6. A trained line model (``linemodel``), when one is given, makes the final keep/drop
    call per line from the rules' verdicts and the lines' features (``linefeatures``).
    Then the label of a link box whose links were all dropped, left alone in the text's
-   tail, is dropped too, and the linked term of a kept definition is kept
-   (``lastpasses``).
+   tail, is dropped too, the linked term of a kept definition is kept, and what follows
+   a Chinese article's editor line ("责任编辑：…") is dropped (``lastpasses``).
 7. A kept line that repeats an earlier kept line from another place of the page (a
    reply quoting the first post, a second copy of the article) is dropped (``repeats``).
 
@@ -68,7 +68,11 @@ from scrapy_webclean.extraction.declared import (
 )
 from scrapy_webclean.extraction.hints import node_hints
 from scrapy_webclean.extraction.hintwords import POSITIVE, STRONG_NEGATIVE, WEAK_NEGATIVE
-from scrapy_webclean.extraction.lastpasses import drop_stranded_labels, keep_defined_terms
+from scrapy_webclean.extraction.lastpasses import (
+    drop_after_editor_line,
+    drop_stranded_labels,
+    keep_defined_terms,
+)
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line, shows_text
@@ -423,4 +427,5 @@ def _extract_once(
             kept = decided
     drop_stranded_labels(model, lines, kept, opts.max_link_density)
     keep_defined_terms(model, lines, kept, blocked)
+    drop_after_editor_line(lines, kept)
     return Extraction(lines, kept, region, scores, metadata, page_type)

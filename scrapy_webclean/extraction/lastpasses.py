@@ -21,9 +21,17 @@ whose terms link to each member's own page (``<dt><a>WebSocket.close()</a></dt>`
 term is dropped as a link while its definition is kept. :func:`keep_defined_terms` keeps
 the term whose definition, the next line, is kept. Cross-validated: WCXB +0.00004 (two
 pages up, a reference page by 0.055; none down), the other sets unchanged.
+
+**What follows an editor's line.** Chinese news sites sign an article with its editor's
+line ("责任编辑：张伟"); what follows it inside the article's container is other articles'
+teasers, a follow prompt, a QR code's caption. :func:`drop_after_editor_line` drops it.
+Cross-validated: Chinese news +0.0033 (one page of five teasers after the signature, up
+by 0.146), no page of another set changed.
 """
 
 from __future__ import annotations
+
+import re
 
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.verdicts import text_element
@@ -37,6 +45,12 @@ STRANDED_MIN_LINK_LINES = 2
 LABEL_TAGS = frozenset(("h2", "h3", "h4", "h5", "h6", "b", "strong"))
 #: A line's ``<dt>`` or ``<dd>`` is its node or at most this many levels above it.
 DEFINITION_LEVELS = 3
+#: An editor's signature, the line a Chinese news site ends an article with ("责任编辑：张伟",
+#: "（责编：李明）", "本文来源：网易财经 责任编辑：NF042").
+EDITOR_LINE_RE = re.compile(r"(?:责任编辑|责编)\s*[:：]")
+#: An editor's line is at most this many characters long (a paragraph that names an
+#: editor is no signature).
+EDITOR_LINE_MAX_CHARS = 80
 
 
 def drop_stranded_labels(
@@ -94,3 +108,32 @@ def _enclosing(model: PageModel, node: int, tag: str) -> int:
             return node
         node = parents[node]
     return -1
+
+
+def drop_after_editor_line(lines: list[Line], kept: list[bool]) -> None:
+    """Drop (in ``kept``) the kept lines after the first kept editor's line
+    (:data:`EDITOR_LINE_RE`), when more of the kept text comes before it than after it:
+    what follows an article's signature is other articles' teasers, a follow prompt, a QR
+    code's caption. An editor's line above most of the text (a header's "来源：… 责任编辑：…")
+    changes nothing."""
+    signature = next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if kept[i]
+            and len(line.text) <= EDITOR_LINE_MAX_CHARS
+            and EDITOR_LINE_RE.search(line.text) is not None
+        ),
+        -1,
+    )
+    if signature < 0:
+        return
+    before = sum(line.chars for line, keep in zip(lines[:signature], kept, strict=False) if keep)
+    after = sum(
+        line.chars
+        for line, keep in zip(lines[signature + 1 :], kept[signature + 1 :], strict=True)
+        if keep
+    )
+    if before > after:
+        for i in range(signature + 1, len(lines)):
+            kept[i] = False
