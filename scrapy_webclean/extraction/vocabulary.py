@@ -2,8 +2,8 @@
 
 Consent notices (:data:`CONSENT_RE`), picture credits (:func:`is_picture_credit`), the
 labels of a page's controls and share buttons (:func:`is_ui_line`), calls to action
-(:func:`is_call_to_action`), the headings of
-related-link sections (:func:`is_related_heading`), bare addresses (:data:`BARE_URL_RE`)
+(:func:`is_call_to_action`), the headings of related-link sections
+(:func:`is_related_heading`), bare addresses (:data:`BARE_URL_RE`)
 and the noise words that mark a line as boilerplate even in a sentence
 (:data:`HARD_NOISE`). Word lists that are plain data live in ``data/*.txt``
 (``text.wordlists``); the patterns built from them, and the quick pre-tests that must
@@ -178,8 +178,8 @@ _UI_LINE_WORDS = substring_pattern(_UI_WORDS)
 
 
 #: Calls to action: a button's label that leads elsewhere ("Learn more", "Shop now").
-#: Dropped from the text, but not counted against a region's score as noise is (see
-#: :func:`is_call_to_action`).
+#: Dropped from the text, but not counted against a region's score as noise is
+#: (``verdicts.call_to_action_flags``).
 CALL_TO_ACTION_RE = re.compile(r"get started|learn more|(?:shop|book|buy) now", re.I)
 
 
