@@ -12,7 +12,11 @@ import pytest
 from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.dates import metadata_date
 from scrapy_webclean.extraction.extract import is_ui_line
-from scrapy_webclean.extraction.vocabulary import is_call_to_action, is_related_heading
+from scrapy_webclean.extraction.vocabulary import (
+    is_call_to_action,
+    is_related_heading,
+    is_taxonomy_line,
+)
 from scrapy_webclean.html.loader import parse_html
 from scrapy_webclean.html.pagewalk import build_page_model
 
@@ -479,3 +483,19 @@ def test_see_also_is_no_related_heading() -> None:
     assert not is_related_heading("See also")
     assert is_related_heading("Read also")
     assert is_related_heading("Related articles")
+
+
+def test_a_posts_tag_lines_are_dropped_from_the_text() -> None:
+    for line in ("Tags: python, lxml", "Filed under: News", "Posted in: Sidelines | comments"):
+        assert is_taxonomy_line(line), line
+    for line in ("Labels: Blog News", "标签：股市 基金", "TAGGED WITH: travel"):
+        assert is_taxonomy_line(line), line
+    for line in ("Category: Performance", "Tags are a way to group posts", "Posted by Jane"):
+        assert not is_taxonomy_line(line), line
+    html = _titled(
+        "News",
+        f"<article><h1>Headline</h1>{ARTICLE}<p>Tags: python, lxml, scraping</p></article>",
+    )
+    text = clean_html(html, "https://example.com/2024/05/a-post").text
+    assert PROSE[:20] in text
+    assert "Tags:" not in text

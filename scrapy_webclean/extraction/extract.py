@@ -96,6 +96,7 @@ from scrapy_webclean.extraction.verdicts import (
     noise_flags,
     region_verdicts,
     spare_prose_and_code,
+    taxonomy_flags,
 )
 from scrapy_webclean.extraction.vocabulary import (
     RELATED_HEADING_RE,
@@ -313,12 +314,14 @@ def _extract_once(
     hints = node_hints(model, prose, forum, product)
     noisy = noise_flags(lines, noise_re, opts)
     # What the verdicts drop: the noisy lines, less prose and code that merely name a
-    # noise word, and the calls to action. (The region's scores still count the noisy
+    # noise word, and the calls to action and tag lines. (The region's scores count the noisy
     # lines: a sentence about cookies must not pull the region onto a teaser list.)
     drop_noisy = spare_prose_and_code(model, lines, noisy)
     drop_noisy = [
-        dropped or action
-        for dropped, action in zip(drop_noisy, call_to_action_flags(lines), strict=True)
+        dropped or action or taxonomy
+        for dropped, action, taxonomy in zip(
+            drop_noisy, call_to_action_flags(lines), taxonomy_flags(lines), strict=True
+        )
     ]
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]
