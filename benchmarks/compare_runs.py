@@ -27,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from extraction_runs import HEADLINE_LABEL
 from metrics import PRF, average
 from report_tables import md_table
 
@@ -48,17 +49,23 @@ def load_runs(path: Path, extractor: str) -> dict[tuple[str, str], Record]:
 
 
 def headline(set_name: str, entries: Sequence[dict[str, Any]]) -> tuple[str, str]:
-    """The set's headline metric (its label) and the per-page field that stands for it."""
+    """The set's headline metric (its label, ``extraction_runs.HEADLINE_LABEL``'s) and the
+    per-page field that stands for it. (The per-page records carry no language, so a set's
+    metric is read from its name and its fields, not with ``extraction_runs.headline_of``.)"""
     if set_name.startswith("wcxb"):
-        return "WCXB metric", "wcxb_f1"
-    if entries and "char_f1" in entries[0]:
-        return "char F1", "char_f1"
-    return "token F1", "token_f1"
+        kind = "wcxb"
+    elif entries and "char_f1" in entries[0]:
+        kind = "char"
+    else:
+        kind = "token"
+    return HEADLINE_LABEL[kind], f"{kind}_f1"
 
 
 def set_figure(entries: Iterable[dict[str, Any]], field: str) -> float:
     """The headline metric over pages, as ``extraction.py`` computes it: the mean of WCXB's
-    per-page figure, else the F1 of the averaged precision and recall."""
+    per-page figure, else the F1 of the averaged precision and recall (``metrics.average``;
+    ``extraction_runs.summarize`` does the same over ``PageResult`` objects, which these
+    JSON records are not)."""
     entries = list(entries)
     if not entries:
         return 0.0
