@@ -15,6 +15,7 @@ from scrapy_webclean.extraction.extract import is_ui_line
 from scrapy_webclean.extraction.vocabulary import (
     is_call_to_action,
     is_related_heading,
+    is_related_link_line,
     is_taxonomy_line,
 )
 from scrapy_webclean.html.loader import parse_html
@@ -499,3 +500,28 @@ def test_a_posts_tag_lines_are_dropped_from_the_text() -> None:
     text = clean_html(html, "https://example.com/2024/05/a-post").text
     assert PROSE[:20] in text
     assert "Tags:" not in text
+
+
+def test_a_related_link_line_inside_the_text_is_dropped() -> None:
+    for line in ("Read more: A second story", ">> See Also: Another one", "RELATED: Third"):
+        assert is_related_link_line(line), line
+    for line in ("Also read: More news", "[Related: Fourth story]", "Read next: Fifth"):
+        assert is_related_link_line(line), line
+    for line in ("Read the full report here", "Related work shows", "More than a million"):
+        assert not is_related_link_line(line), line
+    paragraphs = "".join(
+        f"<p>{PROSE} Part {i}.</p><p>Read more: <a href='/story-{i}'>Markets rally as the "
+        f"index of tech stocks climbs to record number {i}</a></p>"
+        for i in range(4)
+    )
+    html = _titled("News", f"<article><h1>Headline</h1>{paragraphs}</article>")
+    text = clean_html(html, "https://example.com/2024/05/a-story").text
+    assert text.count(PROSE[:20]) == 4
+    assert "Read more" not in text and "Markets rally" not in text
+    # A line that only names a related story in its own words is text.
+    html = _titled(
+        "News",
+        f"<article><h1>Headline</h1>{ARTICLE}<p>Related: the council will publish its plan "
+        "in <a href='/plan'>June</a> after the hearing.</p></article>",
+    )
+    assert "Related: the council" in clean_html(html, "https://example.com/2024/05/b").text

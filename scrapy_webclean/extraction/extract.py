@@ -95,6 +95,7 @@ from scrapy_webclean.extraction.verdicts import (
     keep_linked_headings,
     noise_flags,
     region_verdicts,
+    related_link_flags,
     spare_prose_and_code,
     taxonomy_flags,
 )
@@ -314,13 +315,18 @@ def _extract_once(
     hints = node_hints(model, prose, forum, product)
     noisy = noise_flags(lines, noise_re, opts)
     # What the verdicts drop: the noisy lines, less prose and code that merely name a
-    # noise word, and the calls to action and tag lines. (The region's scores count the noisy
-    # lines: a sentence about cookies must not pull the region onto a teaser list.)
+    # noise word, and the calls to action, tag lines and related-link lines. (The
+    # region's scores count the noisy lines: a sentence about cookies must not pull the
+    # region onto a teaser list.)
     drop_noisy = spare_prose_and_code(model, lines, noisy)
     drop_noisy = [
-        dropped or action or taxonomy
-        for dropped, action, taxonomy in zip(
-            drop_noisy, call_to_action_flags(lines), taxonomy_flags(lines), strict=True
+        dropped or action or taxonomy or related
+        for dropped, action, taxonomy, related in zip(
+            drop_noisy,
+            call_to_action_flags(lines),
+            taxonomy_flags(lines),
+            related_link_flags(lines),
+            strict=True,
         )
     ]
     if template_flags is not None:

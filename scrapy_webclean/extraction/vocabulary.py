@@ -3,7 +3,8 @@
 Consent notices (:data:`CONSENT_RE`), picture credits (:func:`is_picture_credit`), the
 labels of a page's controls and share buttons (:func:`is_ui_line`), calls to action
 (:func:`is_call_to_action`), a post's taxonomy lines (:func:`is_taxonomy_line`), the
-headings of related-link sections
+links to related articles inside the text (:func:`is_related_link_line`), the headings of
+related-link sections
 (:func:`is_related_heading`), bare addresses (:data:`BARE_URL_RE`)
 and the noise words that mark a line as boilerplate even in a sentence
 (:data:`HARD_NOISE`). Word lists that are plain data live in ``data/*.txt``
@@ -206,6 +207,20 @@ def is_taxonomy_line(text: str) -> bool:
     """True for a line that opens with a post's tags, labels or filing
     (:data:`TAXONOMY_LINE_RE`)."""
     return TAXONOMY_LINE_RE.match(text) is not None
+
+
+#: A line that points to another article of the site from inside the text: "Read more:
+#: <title>", "Related: <title>", "Also read: <title>", "See also: <title>", the title a link
+#: (``verdicts.related_link_flags`` reads the link density).
+RELATED_LINK_LINE_RE = re.compile(
+    r"^\W{0,3}(?:read more|read also|also read|related|see also|also|read next|more)\s*[:：]",
+    re.I,
+)
+
+
+def is_related_link_line(text: str) -> bool:
+    """True for a line that opens with a related-link label (:data:`RELATED_LINK_LINE_RE`)."""
+    return RELATED_LINK_LINE_RE.match(text) is not None
 
 
 def is_ui_line(text: str) -> bool:
