@@ -26,6 +26,7 @@ from scrapy_webclean.extraction.vocabulary import (
     BARE_URL_RE,
     CONSENT_RE,
     HARD_NOISE,
+    RELATED_LINK_LINE_MAX_UNITS,
     TAXONOMY_LINE_MAX_UNITS,
     UI_LINE_MAX_UNITS,
     is_call_to_action,
@@ -186,7 +187,8 @@ RELATED_LINK_MIN_DENSITY = 0.5
 
 def related_link_flags(lines: list[Line]) -> list[bool]:
     """Per line: a pointer to another article inside the text ("Read more: <title>",
-    ``vocabulary.is_related_link_line``), mostly linked, under ``TAXONOMY_LINE_MAX_UNITS``.
+    ``vocabulary.is_related_link_line``), mostly linked, under
+    ``RELATED_LINK_LINE_MAX_UNITS``.
     Dropped, like :func:`call_to_action_flags`, without counting against a region's score.
     The rules dropped most such lines already as links; the models kept some as part of the
     text. Cross-validated (``benchmarks/compare_runs.py``): scrapinghub +0.0007 (7 pages up,
@@ -195,7 +197,7 @@ def related_link_flags(lines: list[Line]) -> list[bool]:
     whose truths keep them), Chinese news unchanged."""
     return [
         line.link_density >= RELATED_LINK_MIN_DENSITY
-        and line.units < TAXONOMY_LINE_MAX_UNITS
+        and line.units < RELATED_LINK_LINE_MAX_UNITS
         and is_related_link_line(line.text)
         for line in lines
     ]

@@ -216,6 +216,8 @@ RELATED_LINK_LINE_RE = re.compile(
     r"^\W{0,3}(?:read more|read also|also read|related|see also|also|read next|more)\s*[:：]",
     re.I,
 )
+#: A related-link line is shorter than this (text units): a longer one is a sentence.
+RELATED_LINK_LINE_MAX_UNITS = 40.0
 
 
 def is_related_link_line(text: str) -> bool:
