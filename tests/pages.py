@@ -9,6 +9,8 @@ PROSE = (
     "The committee met on Monday to review the proposal, and its members agreed that the "
     "plan needed more work before it could go to a vote."
 )
+#: Four paragraphs of :data:`PROSE`: an article's body.
+ARTICLE = "".join(f"<p>{PROSE} Part {i}.</p>" for i in range(4))
 
 
 #: The hand rules alone, without the trained line model.
@@ -25,3 +27,8 @@ def link_items(label: str, count: int, path: str = "/") -> str:
 
 def page(body: str) -> str:
     return f"<html><head><title>T</title></head><body>{body}</body></html>"
+
+
+def titled(title: str, body: str, head: str = "") -> str:
+    """A page of ``body`` with ``<title>`` ``title`` and more of the ``<head>``."""
+    return f"<html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
