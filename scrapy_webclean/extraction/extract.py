@@ -88,16 +88,14 @@ from scrapy_webclean.extraction.recovery import second_opinion
 from scrapy_webclean.extraction.region import choose_region, sum_up, widen_to_main
 from scrapy_webclean.extraction.repeats import drop_repeated_copies, drop_repeated_lines
 from scrapy_webclean.extraction.verdicts import (
-    call_to_action_flags,
     drop_after_related_headings,
     drop_noscript_copies,
+    drop_only_flags,
     keep_introduced_lists,
     keep_linked_headings,
     noise_flags,
     region_verdicts,
-    related_link_flags,
     spare_prose_and_code,
-    taxonomy_flags,
 )
 from scrapy_webclean.extraction.vocabulary import (
     RELATED_HEADING_RE,
@@ -320,14 +318,8 @@ def _extract_once(
     # region onto a teaser list.)
     drop_noisy = spare_prose_and_code(model, lines, noisy)
     drop_noisy = [
-        dropped or action or taxonomy or related
-        for dropped, action, taxonomy, related in zip(
-            drop_noisy,
-            call_to_action_flags(lines),
-            taxonomy_flags(lines),
-            related_link_flags(lines),
-            strict=True,
-        )
+        dropped or drop_only
+        for dropped, drop_only in zip(drop_noisy, drop_only_flags(lines), strict=True)
     ]
     if template_flags is not None:
         noisy = [a or b for a, b in zip(noisy, template_flags, strict=False)]

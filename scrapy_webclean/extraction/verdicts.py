@@ -3,9 +3,8 @@ dropped (step 4 of ``extract``), and the passes that revise them.
 
 ``noise_flags`` marks boilerplate lines from the vocabulary (``vocabulary``) and
 ``spare_prose_and_code`` takes back the lines that only name a noise word;
-``call_to_action_flags``, ``taxonomy_flags`` and ``related_link_flags`` mark the buttons'
-labels, a post's tag lines and the "Read more: <title>" lines inside the text, which are
-dropped without counting as noise.
+``drop_only_flags`` marks the buttons' labels, a post's tag lines and the "Read more:
+<title>" lines inside the text, which are dropped without counting as noise.
 ``region_verdicts`` then gives every line its verdict: KEEP, DROP or METADATA (a
 headline, a date or byline line: content, reported apart). The passes after it keep
 linked lines that belong to the text (``keep_linked_headings``,
@@ -159,46 +158,40 @@ def is_noise_text(text: str, short: bool, control: bool, noise_re: NoiseWords) -
     return bool(flag)
 
 
-def call_to_action_flags(lines: list[Line]) -> list[bool]:
-    """Per line: a short line (under ``UI_LINE_MAX_UNITS``) that is a call to action
-    ("Learn more", "Shop now": ``vocabulary.is_call_to_action``). These are dropped, but
-    unlike :func:`noise_flags` they do not count against a region's score: an item card's
-    button says nothing about whether the cards are the page's content. Cross-validated
-    (``benchmarks/compare_runs.py`` on two ``extraction.py --per-page`` runs): as noise,
-    a collection page lost its region, WCXB -0.00013; dropped only, WCXB +0.00006 (37
-    pages up, 12 down; four folds up, fold 0 -0.00002), dragnet-gold -0.00001 (one
-    page), the others unchanged."""
-    return [line.units < UI_LINE_MAX_UNITS and is_call_to_action(line.text) for line in lines]
-
-
-def taxonomy_flags(lines: list[Line]) -> list[bool]:
-    """Per line: a post's taxonomy line (``vocabulary.is_taxonomy_line``: "Tags: ...",
-    "Filed under: ...", "Posted in: ..."), under ``TAXONOMY_LINE_MAX_UNITS``. Dropped, like
-    :func:`call_to_action_flags`, without counting against a region's score.
-    Cross-validated (``benchmarks/compare_runs.py``): dragnet-gold +0.0003 (11 pages up,
-    1 down; nine of them one site's "Posted in:" lines), scrapinghub +0.00003 (2 up),
-    WCXB +0.00001 (2 up, 1 down), Chinese news unchanged."""
-    return [line.units < TAXONOMY_LINE_MAX_UNITS and is_taxonomy_line(line.text) for line in lines]
-
-
 #: A related-link line's share of linked text is at least this (its title is the link).
 RELATED_LINK_MIN_DENSITY = 0.5
 
 
-def related_link_flags(lines: list[Line]) -> list[bool]:
-    """Per line: a pointer to another article inside the text ("Read more: <title>",
-    ``vocabulary.is_related_link_line``), mostly linked, under
-    ``RELATED_LINK_LINE_MAX_UNITS``.
-    Dropped, like :func:`call_to_action_flags`, without counting against a region's score.
-    The rules dropped most such lines already as links; the models kept some as part of the
-    text. Cross-validated (``benchmarks/compare_runs.py``): scrapinghub +0.0007 (7 pages up,
-    none down), WCXB +0.00008 (17 up, 12 down; four folds up, one -0.00002; WCXB's truths
-    keep such lines on some sites, drop them on more), dragnet-gold -0.00004 (2 pages down,
-    whose truths keep them), Chinese news unchanged."""
+def drop_only_flags(lines: list[Line]) -> list[bool]:
+    """Per line: boilerplate that is dropped but, unlike :func:`noise_flags`, does not count
+    against a region's score (an item card's button says nothing about whether the cards
+    are the page's content). Three kinds, each cross-validated with
+    ``benchmarks/compare_runs.py`` on two ``extraction.py --per-page`` runs:
+
+    - a call to action under ``UI_LINE_MAX_UNITS`` ("Learn more", "Shop now":
+      ``vocabulary.is_call_to_action``). As noise, a collection page lost its region, WCXB
+      -0.00013; dropped only, WCXB +0.00006 (37 pages up, 12 down; four folds up, fold 0
+      -0.00002), dragnet-gold -0.00001 (one page), the others unchanged;
+    - a post's taxonomy line under ``TAXONOMY_LINE_MAX_UNITS`` ("Tags: ...", "Filed under:
+      ...", "Posted in: ...": ``vocabulary.is_taxonomy_line``): dragnet-gold +0.0003 (11
+      pages up, 1 down; nine of them one site's "Posted in:" lines), scrapinghub +0.00003
+      (2 up), WCXB +0.00001 (2 up, 1 down), Chinese news unchanged;
+    - a pointer to another article inside the text, mostly linked, under
+      ``RELATED_LINK_LINE_MAX_UNITS`` ("Read more: <title>":
+      ``vocabulary.is_related_link_line``). The rules dropped most such lines already as
+      links; the models kept some as part of the text. Scrapinghub +0.0007 (7 pages up, none
+      down), WCXB +0.00008 (17 up, 12 down; four folds up, one -0.00002; WCXB's truths keep
+      such lines on some sites, drop them on more), dragnet-gold -0.00004 (2 pages down,
+      whose truths keep them), Chinese news unchanged.
+    """
     return [
-        line.link_density >= RELATED_LINK_MIN_DENSITY
-        and line.units < RELATED_LINK_LINE_MAX_UNITS
-        and is_related_link_line(line.text)
+        (line.units < UI_LINE_MAX_UNITS and is_call_to_action(line.text))
+        or (line.units < TAXONOMY_LINE_MAX_UNITS and is_taxonomy_line(line.text))
+        or (
+            line.link_density >= RELATED_LINK_MIN_DENSITY
+            and line.units < RELATED_LINK_LINE_MAX_UNITS
+            and is_related_link_line(line.text)
+        )
         for line in lines
     ]
 

@@ -181,7 +181,7 @@ _UI_LINE_WORDS = substring_pattern(_UI_WORDS)
 
 #: Calls to action: a button's label that leads elsewhere ("Learn more", "Shop now").
 #: Dropped from the text, but not counted against a region's score as noise is
-#: (``verdicts.call_to_action_flags``).
+#: (``verdicts.drop_only_flags``).
 CALL_TO_ACTION_RE = re.compile(r"get started|learn more|(?:shop|book|buy) now", re.I)
 
 
@@ -211,7 +211,7 @@ def is_taxonomy_line(text: str) -> bool:
 
 #: A line that points to another article of the site from inside the text: "Read more:
 #: <title>", "Related: <title>", "Also read: <title>", "See also: <title>", the title a link
-#: (``verdicts.related_link_flags`` reads the link density).
+#: (``verdicts.drop_only_flags`` reads the link density).
 RELATED_LINK_LINE_RE = re.compile(
     r"^\W{0,3}(?:read more|read also|also read|related|see also|also|read next|more)\s*[:：]",
     re.I,
