@@ -6,6 +6,8 @@ fields: ``test_generic_failures_fields.py``.)"""
 
 from __future__ import annotations
 
+import pytest
+
 from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.extract import is_ui_line
 from scrapy_webclean.extraction.vocabulary import (
@@ -123,11 +125,43 @@ def test_share_labels_are_not_the_first_content_line() -> None:
     assert text.startswith(PROSE[:20]), text[:80]
 
 
+#: The drop-only line patterns (``verdicts.drop_only_flags``): per pattern, lines it
+#: matches and lines it leaves alone.
+DROP_ONLY_PATTERNS = {
+    "call to action": (
+        is_call_to_action,
+        ("Learn more", "LEARN MORE »", "Get started", "Shop now", "Book now >"),
+        ("Learn more about our history", "Buy now, pay later is growing", "Now"),
+    ),
+    "taxonomy line": (
+        is_taxonomy_line,
+        (
+            *("Tags: python, lxml", "Filed under: News", "Posted in: Sidelines | comments"),
+            *("Labels: Blog News", "标签：股市 基金", "TAGGED WITH: travel"),
+        ),
+        ("Category: Performance", "Tags are a way to group posts", "Posted by Jane"),
+    ),
+    "related-link line": (
+        is_related_link_line,
+        (
+            *("Read more: A second story", ">> See Also: Another one", "RELATED: Third"),
+            *("Also read: More news", "[Related: Fourth story]", "Read next: Fifth"),
+        ),
+        ("Read the full report here", "Related work shows", "More than a million"),
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(DROP_ONLY_PATTERNS))
+def test_drop_only_line_patterns(kind: str) -> None:
+    matches, matching, other = DROP_ONLY_PATTERNS[kind]
+    for line in matching:
+        assert matches(line), line
+    for line in other:
+        assert not matches(line), line
+
+
 def test_a_call_to_action_is_dropped_from_the_text() -> None:
-    for label in ("Learn more", "LEARN MORE »", "Get started", "Shop now", "Book now >"):
-        assert is_call_to_action(label), label
-    for line in ("Learn more about our history", "Buy now, pay later is growing", "Now"):
-        assert not is_call_to_action(line), line
     # a service page's sections, each with its button
     sections = "".join(
         f"<section><h2>Feature {i}</h2><p>Teams plan their work on board number {i} and "
@@ -227,12 +261,6 @@ def test_see_also_is_no_related_heading() -> None:
 
 
 def test_a_posts_tag_lines_are_dropped_from_the_text() -> None:
-    for line in ("Tags: python, lxml", "Filed under: News", "Posted in: Sidelines | comments"):
-        assert is_taxonomy_line(line), line
-    for line in ("Labels: Blog News", "标签：股市 基金", "TAGGED WITH: travel"):
-        assert is_taxonomy_line(line), line
-    for line in ("Category: Performance", "Tags are a way to group posts", "Posted by Jane"):
-        assert not is_taxonomy_line(line), line
     html = titled(
         "News",
         f"<article><h1>Headline</h1>{ARTICLE}<p>Tags: python, lxml, scraping</p></article>",
@@ -243,12 +271,6 @@ def test_a_posts_tag_lines_are_dropped_from_the_text() -> None:
 
 
 def test_a_related_link_line_inside_the_text_is_dropped() -> None:
-    for line in ("Read more: A second story", ">> See Also: Another one", "RELATED: Third"):
-        assert is_related_link_line(line), line
-    for line in ("Also read: More news", "[Related: Fourth story]", "Read next: Fifth"):
-        assert is_related_link_line(line), line
-    for line in ("Read the full report here", "Related work shows", "More than a million"):
-        assert not is_related_link_line(line), line
     paragraphs = "".join(
         f"<p>{PROSE} Part {i}.</p><p>Read more: <a href='/story-{i}'>Markets rally as the "
         f"index of tech stocks climbs to record number {i}</a></p>"
