@@ -16,9 +16,34 @@ import pytest
 
 #: Why the Redis tests are skipped where they are.
 NO_REDIS = (
-    "no Redis: redis-server is not installed (.ci/run installs it with apt-get install "
-    "redis-server) and WEBCLEAN_TEST_REDIS_URL is not set"
+    "no Redis: redis-server is not installed (make system-deps installs it) and "
+    "WEBCLEAN_TEST_REDIS_URL is not set"
 )
+
+
+#: Words in a skip reason that name a missing system package, and what brings them all in.
+SYSTEM_PACKAGE_WORDS = ("redis-server", "chromium", "java", "no redis")
+SYSTEM_PACKAGE_COMMAND = "sudo make system-deps  (then make test again)"
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Close the run with what was skipped, by reason, and the one command that brings the
+    skipped tests in: a skip is never silent."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    reasons: dict[str, int] = {}
+    for report in skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    write = terminalreporter.write_line
+    terminalreporter.section("what was skipped", sep="-")
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        write(f"{count:4d} skipped: {reason}")
+    if any(word in reason.lower() for reason in reasons for word in SYSTEM_PACKAGE_WORDS):
+        write(f"To run them: {SYSTEM_PACKAGE_COMMAND}")
 
 
 def drive(result: Any) -> Any:

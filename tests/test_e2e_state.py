@@ -167,7 +167,7 @@ def test_redis_going_away_mid_crawl_loses_no_item(
     import shutil
 
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (.ci/run installs it)")
+        pytest.skip("redis-server is not installed (make system-deps installs it)")
     server = RedisServer(tmp_path / "redis", persist=True)
     server.workdir.mkdir()
     server.start()

@@ -54,7 +54,7 @@ def site() -> Iterator[DemoServer]:
 
 def needs_redis_server() -> None:
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (.ci/run installs it)")
+        pytest.skip("redis-server is not installed (make system-deps installs it)")
 
 
 def test_an_unreachable_redis_stops_the_crawl_at_start_up(site: DemoServer, tmp_path: Path) -> None:

@@ -32,6 +32,8 @@ from tests.test_dedup import article
 from tests.test_state import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
+#: A bound that only catches a hang (the tests count tries; they assert no timing).
+HANG_GUARD_SECONDS = 60.0
 #: A page of a site with a navigation bar and a footer (``%`` a number, for its story).
 PAGE = (
     "<html><head><title>Story %d</title></head><body><nav>Home News Sport</nav><article>"
@@ -99,7 +101,9 @@ def test_lenient_learning_never_waits_on_a_dead_server(tmp_path: Path) -> None:
     lenient.add_counts("c", [("a", 1.0)])
     lenient.append("l", [(1, 1)], cap=4)
     assert lenient.count_keys("c") == 0 and lenient.get_lists("l", [1]) == [[]]
-    assert time.monotonic() - started < 2.0
+    # One failed try in all (the count is the check, not the time); the bound only
+    # guards against a hang.
+    assert time.monotonic() - started < HANG_GUARD_SECONDS
     assert lenient.down and lenient.failures == 1 and lenient.lost_writes == 1
     if shutil.which("redis-server") is None:
         return
@@ -118,7 +122,7 @@ def test_dedup_waits_for_redis_to_come_back(tmp_path: Path) -> None:
     import shutil
 
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (.ci/run installs it)")
+        pytest.skip("redis-server is not installed (make system-deps installs it)")
     from scrapy_webclean.state.redis import RedisBackend
 
     server = RedisServer(tmp_path)
@@ -158,7 +162,7 @@ def test_lenient_writes_what_it_kept_on_reconnect_and_counts_the_rest_at_close(
     from scrapy_webclean.state.redis import RedisBackend
 
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (.ci/run installs it)")
+        pytest.skip("redis-server is not installed (make system-deps installs it)")
     server = RedisServer(tmp_path)
     lost: list[int] = []
     lenient = Lenient(RedisBackend(server.url, prefix="k:"), on_lost=lost.append)
@@ -181,7 +185,7 @@ def test_lenient_writes_what_it_kept_on_reconnect_and_counts_the_rest_at_close(
         lenient.flush()  # within the back-off: not even tried
         started = time.monotonic()
         lenient.finish()  # at close: one last try, the rest lost and counted
-        assert time.monotonic() - started < 5.0  # (socket timeouts: a hang-guard)
+        assert time.monotonic() - started < HANG_GUARD_SECONDS  # (socket timeouts)
         assert lenient.pending == 0 and lenient.lost_writes == 3 and lost == [1, 2]
     finally:
         server.stop()
@@ -198,7 +202,7 @@ def test_a_retrying_check_gives_up_soon_once_the_crawl_stops(tmp_path: Path) -> 
     started = time.monotonic()
     with pytest.raises(StateUnavailable, match="gave up"):
         stopping.count_records("dd:docs")
-    assert time.monotonic() - started < 30  # not 300 s (a hang-guard)
+    assert time.monotonic() - started < HANG_GUARD_SECONDS  # not 300 s
     # stop() ends a back-off in progress at once (the crawl's close, from another thread).
     waiting = Retrying(RedisBackend(url), give_up_after=300)
     failed: list[BaseException] = []
@@ -274,12 +278,12 @@ def test_an_unreachable_redis_stops_the_crawl_at_start_up(tmp_path: Path) -> Non
     started = time.monotonic()
     with pytest.raises(RedisUnreachable, match=r"REDIS_URL = 'redis://127\.0\.0\.1:\d+/0'"):
         CrawlState(get_crawler(settings_dict=settings))
-    assert time.monotonic() - started < 30  # one connect timeout (a hang-guard)
+    assert time.monotonic() - started < HANG_GUARD_SECONDS  # one connect timeout
     # Allowed to start without it: it starts, says so, and its counts do not wait.
     state = CrawlState(get_crawler(settings_dict={**settings, "WEBCLEAN_REDIS_REQUIRED": False}))
     started = time.monotonic()
     assert state.count_documents() is None
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < HANG_GUARD_SECONDS
     state.close()
 
 
