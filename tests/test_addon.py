@@ -13,6 +13,8 @@ from scrapy_webclean import (
     DedupPipeline,
     ImageUrlsFilterPipeline,
 )
+from scrapy_webclean.html.loader import Limits
+from scrapy_webclean.integration.addon import DOWNLOAD_MAXSIZE_FACTOR
 from scrapy_webclean.integration.setting_table import (
     AD_FILTER_ORDER,
     CLEAN_PIPELINE_ORDER,
@@ -107,3 +109,25 @@ def test_project_feed_encoding_wins() -> None:
 def test_manual_route_without_the_addon() -> None:
     got = pipelines({"ITEM_PIPELINES": {"scrapy_webclean.CleanPipeline": 300}})
     assert got == [CleanPipeline]
+
+
+def test_addon_aligns_scrapys_download_sizes_with_the_largest_page_cleaned() -> None:
+    cap = Limits().max_bytes
+    settings = get_crawler(settings_dict=ADDONS).settings
+    assert settings.getint("DOWNLOAD_WARNSIZE") == cap
+    assert settings.getint("DOWNLOAD_MAXSIZE") == DOWNLOAD_MAXSIZE_FACTOR * cap
+    settings = get_crawler(settings_dict=ADDONS | {"WEBCLEAN_MAX_HTML_BYTES": 1000}).settings
+    assert (settings.getint("DOWNLOAD_WARNSIZE"), settings.getint("DOWNLOAD_MAXSIZE")) == (
+        1000,
+        1000 * DOWNLOAD_MAXSIZE_FACTOR,
+    )
+
+
+def test_project_download_sizes_win_and_cleaning_off_changes_none() -> None:
+    settings = get_crawler(settings_dict=ADDONS | {"DOWNLOAD_MAXSIZE": 2**32}).settings
+    assert settings.getint("DOWNLOAD_MAXSIZE") == 2**32  # (files bigger than any page)
+    assert settings.getint("DOWNLOAD_WARNSIZE") == Limits().max_bytes
+    scrapy_defaults = get_crawler().settings
+    settings = get_crawler(settings_dict=ADDONS | {"WEBCLEAN_ENABLED": False}).settings
+    for name in ("DOWNLOAD_MAXSIZE", "DOWNLOAD_WARNSIZE"):
+        assert settings.getint(name) == scrapy_defaults.getint(name)

@@ -147,7 +147,7 @@ def respond(mw: AdImageFilter, number: int) -> None:
     response = HtmlResponse(
         url(number), body=page(number).encode(), headers={"Content-Type": "text/html"}
     )
-    returned = mw.process_response(request, response)
+    returned = drive(mw.process_response(request, response))
     # the same page, read with the codec the cleaner uses
     assert returned.url == response.url and returned.body is response.body
     assert isinstance(returned, HtmlResponse) and returned.encoding == "utf-8"
@@ -158,7 +158,7 @@ def test_the_filter_decodes_a_page_once_with_the_cleaners_policy() -> None:
     text = "Москва - столица России, крупнейший город страны. В городе много театров и музеев."
     body = f"<html><body><p>{text}</p><p>{text}</p></body></html>".encode("cp1251")
     response = HtmlResponse(url(1), body=body, headers={"Content-Type": "text/html"})
-    returned = mw.process_response(Request(url(1)), response)
+    returned = drive(mw.process_response(Request(url(1)), response))
     assert isinstance(returned, HtmlResponse)
     assert returned.encoding == "cp1251" and text in returned.text  # Scrapy alone: cp1252
     item = page_item(returned)

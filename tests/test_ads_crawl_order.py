@@ -82,7 +82,7 @@ def observe(mw: AdImageFilter, number: int) -> None:
     response = HtmlResponse(
         url(number), body=page(number).encode(), headers={"Content-Type": "text/html"}
     )
-    mw.process_response(Request(url(number)), response)
+    drive(mw.process_response(Request(url(number)), response))
 
 
 def test_a_spiders_image_request_waits_for_its_page_to_be_cleaned(crawl: Any) -> None:

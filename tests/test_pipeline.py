@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from pathlib import Path
@@ -183,3 +184,20 @@ def test_summary_is_logged_when_the_spider_closes(caplog: pytest.LogCaptureFixtu
     message = " ".join(r.getMessage() for r in caplog.records)
     assert "webclean summary: 2 items in, 1 cleaned, 0 without HTML, 1 failed (empty: 1)" in message
     assert stats.get_value("webclean/time/clean_seconds") is not None
+
+
+def test_a_page_over_the_size_limit_is_never_sent_to_a_worker() -> None:
+    pipeline, stats = make_pipeline(WEBCLEAN_WORKERS=1, WEBCLEAN_MAX_HTML_BYTES=1000)
+    stats.open_spider()
+    page = {"url": URL, "html": b"<html><body><p>" + b"word " * 400 + b"</p></body></html>"}
+
+    async def run() -> tuple[Any, bool]:
+        try:
+            item = await pipeline.process_item(page)
+            return item, pipeline._workers is None
+        finally:
+            pipeline.close_spider()
+
+    item, no_worker_started = asyncio.run(run())
+    assert item["webclean_error"] == "too_large" and no_worker_started
+    assert stats.get_value("webclean/items/failed/too_large") == 1

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _ADDON_PRIORITY = SETTINGS_PRIORITIES["addon"]
+#: ``DOWNLOAD_MAXSIZE`` is this many times ``WEBCLEAN_MAX_HTML_BYTES``: a page somewhat
+#: over the limit still arrives and is passed on as ``too_large`` (the item says why it has
+#: no text); a bigger body, or a compressed one that inflates past it, is not downloaded.
+DOWNLOAD_MAXSIZE_FACTOR = 2
 #: Scrapy's own log formatter: the add-on replaces it only when the project kept it.
 _SCRAPY_LOG_FORMATTER = "scrapy.logformatter.LogFormatter"
 
@@ -61,7 +65,12 @@ class Addon:
     - ``LOG_FORMATTER``: :class:`~scrapy_webclean.integration.accounting.DropLogFormatter`
       when the project kept Scrapy's own (a webclean drop is one line, never the item);
     - ``FEED_EXPORT_ENCODING = "utf-8"`` at add-on priority, so Chinese is written as is,
-      not as ``\\uXXXX``; a value set in the project's settings wins.
+      not as ``\\uXXXX``; a value set in the project's settings wins;
+    - with cleaning on, Scrapy's ``DOWNLOAD_WARNSIZE`` = ``WEBCLEAN_MAX_HTML_BYTES`` and
+      ``DOWNLOAD_MAXSIZE`` = :data:`DOWNLOAD_MAXSIZE_FACTOR` times it, unless the project
+      (or another add-on) set them: Scrapy's 1 GiB default would let a body, or a small
+      gzip that inflates, grow far past what is ever cleaned. (Scrapy applies them to every
+      download, files too; a request's ``download_maxsize`` meta key still wins.)
     """
 
     def __repr__(self) -> str:
@@ -102,3 +111,17 @@ class Addon:
         if settings.get("LOG_FORMATTER") == _SCRAPY_LOG_FORMATTER:
             settings.set("LOG_FORMATTER", DropLogFormatter, "addon")
         settings.set("FEED_EXPORT_ENCODING", "utf-8", "addon")
+        if values["WEBCLEAN_ENABLED"]:
+            _align_download_sizes(settings, values["WEBCLEAN_MAX_HTML_BYTES"])
+
+
+def _align_download_sizes(settings: BaseSettings, max_html_bytes: int) -> None:
+    """Set ``DOWNLOAD_WARNSIZE`` and ``DOWNLOAD_MAXSIZE`` from the largest page cleaned,
+    each only when nobody set it (it is still at Scrapy's default priority)."""
+    sizes = {
+        "DOWNLOAD_WARNSIZE": max_html_bytes,
+        "DOWNLOAD_MAXSIZE": DOWNLOAD_MAXSIZE_FACTOR * max_html_bytes,
+    }
+    for name, size in sizes.items():
+        if (settings.getpriority(name) or 0) <= SETTINGS_PRIORITIES["default"]:
+            settings.set(name, size, "addon")

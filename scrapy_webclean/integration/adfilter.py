@@ -8,13 +8,25 @@
   never even asks for an ad, and logs no download failure for it.
 
 Both share one model per crawler, and each image URL is decided once per crawl.
+
+Off the reactor: observing a page, all of which grows with its size (decoding it, parsing
+it, reading its image links, learning from each), runs in one thread of the middleware's
+own, under Scrapy's asyncio reactor (on another reactor, or with no event loop, in place
+as before). One thread: pages are learned one at a time, in the order they arrive, while
+the reactor judges image requests with the same model (its stores lock, its per-page
+memories are replaced whole, never changed under a reader). A body over
+``WEBCLEAN_MAX_HTML_BYTES`` is never decoded or parsed
+(``webclean/images/observe_skipped/too_large``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -50,6 +62,13 @@ AWAITING_MAIN_CONTENT = "awaiting_main_content"
 
 _IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".svg", ".bmp", ".ico", ".avif")
 _DECIDED_CAP = 100_000
+#: Sites whose first image drop was logged, remembered (least recently logged forgotten
+#: first, then logged once more): about 100 bytes a site, 1 MB in all.
+_LOGGED_SITES_CAP = 10_000
+#: Threads that observe pages for the middleware: one, so pages are learned in the order
+#: they arrive, one at a time, and one page's parse tree at a time is built beside the
+#: crawl.
+_READER_THREADS = 1
 
 
 class AdImageGate:
@@ -88,7 +107,7 @@ class AdImageGate:
         self.decided: OrderedDict[str, Verdict] = OrderedDict()
         self._passed: OrderedDict[str, None] = OrderedDict()
         self._saved: OrderedDict[str, None] = OrderedDict()
-        self._logged_sites: set[str] = set()
+        self._logged_sites: OrderedDict[str, None] = OrderedDict()
         #: The crawl's CleanPipeline, when it has one (it sets itself here at open): a
         #: template verdict waits for the main content of the image's page.
         self.cleaner: Any = None
@@ -150,7 +169,7 @@ class AdImageGate:
             self.stats.inc_value(f"{PREFIX}/saved/{verdict.kind}")
         site = site_key(url)
         if site not in self._logged_sites:
-            self._logged_sites.add(site)
+            _bounded_put(self._logged_sites, site, None, _LOGGED_SITES_CAP)
             logger.info(
                 "webclean: dropping %s image %s (%s); further image drops of %s are only "
                 "counted (webclean/images/dropped)",
@@ -189,6 +208,9 @@ class AdImageFilter:
 
     Request meta: ``webclean_keep_image`` (True: never dropped), ``webclean_page`` (the
     page the image was found on; otherwise the ``Referer`` or the last page showing it).
+
+    An HTML response is observed in the middleware's thread (see the module docstring);
+    one over ``WEBCLEAN_MAX_HTML_BYTES`` is passed on unread.
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -202,7 +224,10 @@ class AdImageFilter:
         self.fallback_encodings = tuple(
             get_setting(crawler.settings, "WEBCLEAN_FALLBACK_ENCODINGS")
         )
+        self.max_bytes: int = get_setting(crawler.settings, "WEBCLEAN_MAX_HTML_BYTES")
+        self._reader: ThreadPoolExecutor | None = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> AdImageFilter:
@@ -213,6 +238,12 @@ class AdImageFilter:
         Chinese text of image links with it (jieba's dictionary load, about a second,
         would otherwise block the event loop on the first Chinese page)."""
         load_segmenter()
+
+    def spider_closed(self) -> None:
+        """Let the reading thread go (no response is in flight once the spider closed)."""
+        if self._reader is not None:
+            self._reader.shutdown(wait=False, cancel_futures=True)
+            self._reader = None
 
     def process_request(self, request: Request) -> Request | None:
         if not self._is_image_request(request):
@@ -244,35 +275,72 @@ class AdImageFilter:
         self.gate.passed(url)
         return None
 
-    def process_response(self, request: Request, response: Response) -> Response:
-        if isinstance(response, TextResponse) and b"html" in (
+    async def process_response(self, request: Request, response: Response) -> Response:
+        """Observe an HTML response's image links (off the reactor) and return it with the
+        encoding the cleaner decodes it with."""
+        if not isinstance(response, TextResponse) or b"html" not in (
             response.headers.get(b"Content-Type") or b""
         ):
-            try:
-                decoded = decode_response(response, self.fallback_encodings)
-            except NotHtml:
-                return response
-            # One decoding for the page: Scrapy's response.text (and the spider's
-            # response.css()) read it with the codec the cleaner uses, and Scrapy does not
-            # infer one of its own (which reads the whole body).
-            response = response.replace(encoding=decoded.encoding)
-            remember_decoding(response, decoded)
-            try:
-                # The spider's own response.css() reuses this parse (parsel caches it).
-                root = response.selector.root
-                if root is not None:
-                    self.gate.model.observe_page(response.url, root)
-                    self.stats.inc_value(f"{PREFIX}/pages_observed")
-            except Exception as exc:
-                self.stats.inc_value(f"{PREFIX}/observe_failed/{type(exc).__name__}")
-                logger.debug("webclean: cannot observe images of %s: %r", response.url, exc)
-        return response
+            return response
+        if len(response.body) > self.max_bytes:
+            # Never cleaned either (items/failed/too_large): not read at all.
+            self.stats.inc_value(f"{PREFIX}/observe_skipped/too_large")
+            return response
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no asyncio event loop (another reactor, a test): here
+            read = self._observe(response)
+        else:
+            read = await loop.run_in_executor(self._reader_thread(), self._observe, response)
+        if read.error is not None:
+            self.stats.inc_value(f"{PREFIX}/observe_failed/{type(read.error).__name__}")
+            logger.debug("webclean: cannot observe images of %s: %r", response.url, read.error)
+        elif read.observed:
+            self.stats.inc_value(f"{PREFIX}/pages_observed")
+        return read.response
+
+    def _reader_thread(self) -> ThreadPoolExecutor:
+        if self._reader is None:
+            self._reader = ThreadPoolExecutor(_READER_THREADS, "webclean-page-reader")
+        return self._reader
+
+    def _observe(self, response: TextResponse) -> _Observation:
+        """Decode and parse ``response``, and teach the model its image links (in the
+        reading thread; see the module docstring)."""
+        try:
+            decoded = decode_response(response, self.fallback_encodings)
+        except NotHtml:
+            return _Observation(response)
+        # One decoding for the page: Scrapy's response.text (and the spider's
+        # response.css()) read it with the codec the cleaner uses, and Scrapy does not
+        # infer one of its own (which reads the whole body).
+        page = response.replace(encoding=decoded.encoding)
+        remember_decoding(page, decoded)
+        try:
+            # The spider's own response.css() reuses this parse (parsel caches it).
+            root = page.selector.root
+            if root is None:
+                return _Observation(page)
+            self.gate.model.observe_page(page.url, root)
+        except Exception as exc:
+            return _Observation(page, error=exc)
+        return _Observation(page, observed=True)
 
     def _is_image_request(self, request: Request) -> bool:
         if META_PAGE in request.meta or META_KEEP in request.meta:
             return True
         path = urlsplit(request.url).path.lower()
         return path.endswith(_IMAGE_EXTENSIONS) or self.gate.model.seen_image(request.url)
+
+
+@dataclass(slots=True)
+class _Observation:
+    """What observing a response gave: the response to pass on (with its encoding),
+    whether its images were learned, or why they could not be."""
+
+    response: Response
+    observed: bool = False
+    error: Exception | None = None
 
 
 class ImageUrlsFilterPipeline:
@@ -354,10 +422,12 @@ class ImageUrlsFilterPipeline:
         return item
 
 
-def _bounded_put(table: OrderedDict[str, Any], key: str, value: Any) -> None:
-    """Remember ``key``, forgetting the oldest entries beyond :data:`_DECIDED_CAP`."""
+def _bounded_put(
+    table: OrderedDict[str, Any], key: str, value: Any, cap: int = _DECIDED_CAP
+) -> None:
+    """Remember ``key``, forgetting the oldest entries beyond ``cap``."""
     table[key] = value
-    while len(table) > _DECIDED_CAP:
+    while len(table) > cap:
         table.popitem(last=False)
 
 

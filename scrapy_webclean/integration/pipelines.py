@@ -5,9 +5,13 @@ pydantic). Items without an HTML field (``None`` or absent) pass through untouch
 (``webclean/items/no_html``). A page that cannot be cleaned (empty, not HTML by its
 ``Content-Type`` or its first bytes, over a size limit, a worker crash ...) is counted under
 ``webclean/items/failed/<reason>`` and either passed on with an error field (default) or
-dropped (``WEBCLEAN_ON_ERROR = "drop"``): cleaning never crashes the crawl. No item leaves
-with ``bytes`` in it: the raw HTML is removed, or kept as text with ``WEBCLEAN_KEEP_HTML``,
-so every feed exporter can write every item.
+dropped (``WEBCLEAN_ON_ERROR = "drop"``): cleaning never crashes the crawl. A page over
+``WEBCLEAN_MAX_HTML_BYTES`` is refused here (``too_large``), never sent to a worker. In a
+worker, a page has ``WEBCLEAN_PAGE_TIMEOUT`` seconds (``timeout`` after that); cleaned in
+the crawl's process (``WEBCLEAN_WORKERS = 0``), it has no time limit, only the size limits
+(a page cannot be stopped half-way safely in the process that runs the crawl). No item
+leaves with ``bytes`` in it: the raw HTML is removed, or kept as text with
+``WEBCLEAN_KEEP_HTML``, so every feed exporter can write every item.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from scrapy.exceptions import NotConfigured
 
 from scrapy_webclean.ads.features import is_content_photo
 from scrapy_webclean.cleaning import Cleaner, CleanOptions
+from scrapy_webclean.errors import OverLimit
 from scrapy_webclean.extraction.linemodel import line_model_named
 from scrapy_webclean.extraction.template import TemplateModel
 from scrapy_webclean.gcpause import freeze_start_up
@@ -127,6 +132,7 @@ class CleanPipeline:
         self.markdown = output_format(settings) == "markdown"
         self.workers = worker_count(get_setting(settings, "WEBCLEAN_WORKERS"))
         self.queue: int = get_setting(settings, "WEBCLEAN_WORKER_QUEUE")
+        self.page_timeout: float = get_setting(settings, "WEBCLEAN_PAGE_TIMEOUT")
         self.fallback_encodings = tuple(get_setting(settings, "WEBCLEAN_FALLBACK_ENCODINGS"))
         self._workers: WorkerPool | None = None
         self._worker_rss = 0
@@ -234,6 +240,11 @@ class CleanPipeline:
         return item
 
     async def _clean(self, html: str | bytes, url: str | None, content_type: Any) -> Cleaned:
+        try:
+            # (before a worker gets it: a body over the limit is not even sent)
+            self.cleaner.options.limits.check_size(html)
+        except OverLimit as exc:
+            return Cleaned(reason=exc.reason, message=str(exc))
         pool = self._pool()
         if pool is None:
             return clean_page(
@@ -278,7 +289,12 @@ class CleanPipeline:
         if self._workers is None:
             spec = CrawlState.of(self.crawler).worker_spec()
             self._workers = WorkerPool(
-                self.workers, self.cleaner.options, spec, self.queue, self.gc_freeze
+                self.workers,
+                self.cleaner.options,
+                spec,
+                self.queue,
+                self.gc_freeze,
+                self.page_timeout,
             )
             logger.info(
                 "webclean: cleaning in %d worker process%s (template state: %s)",
@@ -317,6 +333,8 @@ class CleanPipeline:
         if self._workers is not None:
             if self._workers.restarts:
                 self.stats.set_value(f"{STATS_PREFIX}/workers/restarts", self._workers.restarts)
+            if self._workers.resent:
+                self.stats.set_value(f"{STATS_PREFIX}/workers/resent", self._workers.resent)
             self._workers.close()
             self._workers = None
 

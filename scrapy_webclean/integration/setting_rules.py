@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import difflib
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -276,9 +277,13 @@ def _strict_int(value: Any) -> int:
 
 
 def _strict_float(value: Any) -> float:
+    """``float`` of a setting value; refuses booleans and NaN (no range holds it)."""
     if isinstance(value, bool):
         raise ValueError("a boolean is not a number")
-    return float(value)
+    number = float(value)
+    if math.isnan(number):
+        raise ValueError("NaN is not a number here")
+    return number
 
 
 def _range(kind: str, minimum: float | None, maximum: float | None) -> str:

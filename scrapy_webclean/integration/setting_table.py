@@ -29,6 +29,7 @@ from scrapy_webclean.integration.setting_rules import (
     text_list,
     word_weights,
 )
+from scrapy_webclean.integration.workers import DEFAULT_PAGE_TIMEOUT
 from scrapy_webclean.segmentation.quark import QuarkOptions
 
 #: Order of CleanPipeline in ITEM_PIPELINES when installed by the add-on.
@@ -290,7 +291,8 @@ SETTINGS: tuple[Setting, ...] = (
         "WEBCLEAN_WORKERS",
         -1,
         "Worker processes that clean pages off the event loop, one site to one worker; "
-        "0 cleans in the crawl's process; -1: one less than the CPU cores, at most 4.",
+        "0 cleans in the crawl's process (no time limit per page there, see "
+        "WEBCLEAN_PAGE_TIMEOUT); -1: one less than the CPU cores, at most 4.",
         integer(minimum=-1),
     ),
     Setting(
@@ -301,6 +303,15 @@ SETTINGS: tuple[Setting, ...] = (
         "block the event loop; each cleaning worker does the same once it has loaded its "
         "models.",
         boolean(),
+    ),
+    Setting(
+        "WEBCLEAN_PAGE_TIMEOUT",
+        DEFAULT_PAGE_TIMEOUT,
+        "Wall-clock seconds a cleaning worker may spend on one page; over it, the worker "
+        "is killed and replaced, the page passed on uncleaned (items/failed/timeout) and "
+        "the pages waiting behind it sent to the new worker. 0: no limit. Pages cleaned in "
+        "the crawl's process (WEBCLEAN_WORKERS = 0) have no time limit, only the size limits.",
+        number(minimum=0),
     ),
     Setting(
         "WEBCLEAN_WORKER_QUEUE",
@@ -318,7 +329,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "WEBCLEAN_MAX_HTML_BYTES",
         Limits().max_bytes,
-        "Largest page cleaned (bytes); a bigger one is skipped whole (items/failed/too_large).",
+        "Largest page cleaned (bytes); a bigger one is skipped whole (items/failed/too_large) "
+        "and never parsed, by the ad filter either. The add-on also sets Scrapy's "
+        "DOWNLOAD_WARNSIZE to it and DOWNLOAD_MAXSIZE to twice it (a bigger body is not "
+        "downloaded), unless the project sets them.",
         integer(minimum=1),
     ),
     Setting(

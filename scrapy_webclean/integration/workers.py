@@ -24,6 +24,16 @@ that waits in ``process_item`` before it is sent, and Scrapy stops reading new r
 while its item pipeline is full, so the crawl slows down instead of queueing without bound.
 A worker that dies is replaced; its page is passed on uncleaned (``worker_crashed``).
 
+Time budget: a worker may spend ``page_timeout`` seconds (``WEBCLEAN_PAGE_TIMEOUT``) of
+wall-clock time on one page, counted from when it takes the page (when the page before it
+is done; a worker's own start is not counted). A page over its budget is not waited for:
+the worker is killed and replaced, the page comes back as ``timeout``, and the pages that
+waited behind it on that worker are sent again, in their order, to the new worker (they did
+nothing wrong; ``WorkerPool.resent`` counts them). The new worker starts with its site
+templates as the crawl keeps them: empty with the in-memory state, the last pages'
+learning lost. :meth:`WorkerPool.close` is bounded too: a worker that has not finished
+within its budgets and ``_FINISH_STATE_SECONDS`` is killed.
+
 Interruptions: workers ignore SIGINT, so a Ctrl-C from the terminal (sent to the whole
 process group) reaches only the crawl, which stops gracefully: the pages being cleaned are
 finished and exported, and ``CleanPipeline.close_spider`` then shuts the workers down. A
@@ -39,17 +49,19 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import gc
 import logging
+import math
 import os
 import threading
 import time
 import zlib
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import Any
@@ -228,6 +240,11 @@ _LOG_DRAIN_SECONDS = 5.0
 #: How long closing the pool waits for a worker to write its state's last writes (its
 #: Redis client gives up after 1 s; this is a hang-guard).
 _FINISH_STATE_SECONDS = 15.0
+#: Wall-clock seconds a worker may spend on one page (``WEBCLEAN_PAGE_TIMEOUT``'s default).
+#: Pages of the benchmark sets take tens of milliseconds; the slowest shape tried within
+#: the default size limits, a list page of 480,000 tags (6 MB), took 7.5 to 11 s on a
+#: loaded 2-core machine: such a page may come out ``timeout``.
+DEFAULT_PAGE_TIMEOUT = 10.0
 
 
 def _start_worker(
@@ -311,6 +328,27 @@ def warm_up(options: CleanOptions | None = None) -> None:
     Cleaner(options or CleanOptions()).clean(_WARM_UP_PAGE, None)
 
 
+@dataclass(eq=False, slots=True)
+class _Job:
+    """One call sent to a worker. A worker takes its calls one at a time in the order they
+    were sent, so the first of its calls not done is the one it runs."""
+
+    future: Future[Any]
+    executor: ProcessPoolExecutor
+    #: Wall-clock seconds the call may run once the worker takes it (0: no limit).
+    budget: float = 0.0
+    #: The page's URL (for the log).
+    url: str | None = None
+    #: Event-loop time at which the worker took the call (None: not yet, or not known
+    #: outside an event loop).
+    started: float | None = None
+    timer: asyncio.TimerHandle | None = None
+    #: The worker was killed because this call ran over its budget ...
+    timed_out: bool = False
+    #: ... or because a call before this one did: this one is sent again.
+    resend: bool = False
+
+
 class WorkerPool:
     """N single-process pools; a site always goes to the same one."""
 
@@ -321,11 +359,15 @@ class WorkerPool:
         spec: StateSpec,
         queue: int = 8,
         freeze: bool = False,
+        page_timeout: float = DEFAULT_PAGE_TIMEOUT,
     ) -> None:
         """``freeze``: each worker keeps what it loads at start out of the cyclic
-        collector's full walks (``WEBCLEAN_GC_FREEZE``, see :func:`_start_worker`)."""
+        collector's full walks (``WEBCLEAN_GC_FREEZE``, see :func:`_start_worker`).
+        ``page_timeout``: wall-clock seconds a worker may spend on one page before it is
+        killed and replaced (0 or infinity: no limit; see the module docstring)."""
         self.options = options
         self.freeze = freeze
+        self.page_timeout = page_timeout if math.isfinite(page_timeout) else 0.0
         #: Hears each page's state report in this process (never sent to a worker).
         self.reporter = spec.reporter
         self.spec = replace(spec, reporter=None)
@@ -335,9 +377,18 @@ class WorkerPool:
         self._log_pipes: list[Connection] = []
         self._log_readers: list[threading.Thread] = []
         self._pools = [self._new_pool() for _ in range(workers)]
+        #: Per worker, the calls sent to it and not yet seen done, in its order.
+        self._jobs: list[deque[_Job]] = [deque() for _ in range(workers)]
+        #: Per worker, whether its start-up call was sent (it goes before any page).
+        self._starting = [False] * workers
         self._slots = [asyncio.Semaphore(queue) for _ in range(workers)]
-        #: Workers replaced after dying.
+        self._closed = False
+        #: Workers replaced after dying or after running over a page's budget.
         self.restarts = 0
+        #: Pages that ran over their budget (their worker was killed).
+        self.timeouts = 0
+        #: Pages sent again to a new worker: they waited behind a page over its budget.
+        self.resent = 0
 
     def _new_pool(self, index: int | None = None) -> ProcessPoolExecutor:
         """A one-worker pool with its own log pipe (at ``index``, replacing the one there)."""
@@ -380,53 +431,179 @@ class WorkerPool:
         fingerprints: FingerprintRequest | None = None,
     ) -> Cleaned:
         """Clean a page in its site's worker (waiting for a slot when the worker is busy);
-        see :func:`clean_page`."""
+        see :func:`clean_page`. A page over the pool's ``page_timeout`` comes back with
+        the reason ``timeout``; one whose worker died, ``worker_crashed``."""
         index = self.worker_for(url)
+        args = (html, url, content_type, include_blocks, markdown, fingerprints)
         async with self._slots[index]:
-            loop = asyncio.get_running_loop()
-            pool = self._pools[index]
-            try:
-                cleaned = await loop.run_in_executor(
-                    pool, _work, html, url, content_type, include_blocks, markdown, fingerprints
-                )
+            while True:
+                executor = self._pools[index]
+                job: _Job | None = None
+                try:
+                    job = self._submit(index, _work, *args, budget=self.page_timeout, url=url)
+                    cleaned: Cleaned = await asyncio.wrap_future(job.future)
+                except BrokenProcessPool as exc:
+                    if job is not None and job.resend and not self._closed:
+                        self.resent += 1
+                        continue  # its worker was killed for the page before it
+                    if job is not None and job.timed_out:
+                        return self._timed_out(job)
+                    # Every page the worker held fails here; the first to come replaces
+                    # the worker (the pipeline reports each page).
+                    if self._pools[index] is executor and not self._closed:
+                        logger.error(
+                            "webclean: a cleaning worker died on %s (%s); restarting it",
+                            url,
+                            exc,
+                        )
+                        self._replace(index)
+                    return Cleaned(reason="worker_crashed", message=str(exc))
                 if self.reporter is not None and (
                     cleaned.template_unavailable or cleaned.lost_writes
                 ):
                     self.reporter(url, cleaned)
                 return cleaned
-            except BrokenProcessPool as exc:
-                # Every page the worker held fails here; the first to come replaces the
-                # worker (the pipeline reports each page).
-                if self._pools[index] is pool:
-                    logger.error(
-                        "webclean: a cleaning worker died on %s (%s); restarting it", url, exc
-                    )
-                    self._pools[index] = self._new_pool(index)
-                    self.restarts += 1
-                return Cleaned(reason="worker_crashed", message=str(exc))
+
+    def _submit(
+        self,
+        index: int,
+        fn: Callable[..., Any],
+        *args: Any,
+        budget: float = 0.0,
+        url: str | None = None,
+    ) -> _Job:
+        """Send a call to worker ``index`` and keep it in that worker's order; under an
+        event loop, its budget's clock starts when the worker takes it. A page is never a
+        worker's first call: its start-up (:meth:`_start`) goes first, so that no page's
+        budget pays for it."""
+        if budget > 0 and not self._starting[index]:
+            self._start(index)
+        executor = self._pools[index]
+        job = _Job(executor.submit(fn, *args), executor, budget, url)
+        jobs = self._jobs[index]
+        jobs.append(job)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a pool used by hand): no budget kept
+            while jobs and jobs[0].future.done():
+                jobs.popleft()
+            return job
+
+        def done(_: Future[Any]) -> None:  # (in the pool's thread)
+            with suppress(RuntimeError):  # (the event loop is closed: nobody waits)
+                loop.call_soon_threadsafe(self._advance, index, loop)
+
+        job.future.add_done_callback(done)
+        self._advance(index, loop)
+        return job
+
+    def _advance(self, index: int, loop: asyncio.AbstractEventLoop) -> None:
+        """Forget worker ``index``'s calls that are done; start the clock of the one it
+        runs now."""
+        jobs = self._jobs[index]
+        while jobs and jobs[0].future.done():
+            finished = jobs.popleft()
+            if finished.timer is not None:
+                finished.timer.cancel()
+        if jobs and jobs[0].started is None:
+            head = jobs[0]
+            head.started = loop.time()
+            if head.budget > 0 and not self._closed:  # (closing keeps its own bound)
+                head.timer = loop.call_later(head.budget, self._overdue, index, head)
+
+    def _overdue(self, index: int, job: _Job) -> None:
+        """``job`` ran over its budget: kill its worker, start a new one, and mark the
+        calls that waited behind it to be sent again."""
+        if job.future.done() or self._pools[index] is not job.executor or self._closed:
+            return  # (done meanwhile: its result is on its way)
+        job.timed_out = True
+        for other in self._jobs[index]:
+            other.resend = other is not job
+        waiting = [other for other in self._jobs[index] if other.resend and other.budget > 0]
+        self.timeouts += 1
+        logger.info(
+            "webclean: cleaning %s took over %g s (WEBCLEAN_PAGE_TIMEOUT); its worker is "
+            "stopped and replaced, and the %d page%s waiting behind it sent to the new one",
+            job.url,
+            job.budget,
+            len(waiting),
+            "" if len(waiting) == 1 else "s",
+        )
+        self._replace(index)
+
+    def _timed_out(self, job: _Job) -> Cleaned:
+        seconds = job.budget
+        if job.started is not None:
+            seconds = asyncio.get_running_loop().time() - job.started
+        return Cleaned(
+            reason="timeout",
+            message=(
+                f"cleaning took over {job.budget:g} s (WEBCLEAN_PAGE_TIMEOUT); its worker "
+                "was stopped"
+            ),
+            seconds=seconds,
+        )
+
+    def _replace(self, index: int) -> None:
+        """Kill worker ``index`` (if it still runs) and start a new one in its place (it
+        loads its models before it takes a page, so no page's budget pays for that)."""
+        _kill(self._pools[index])
+        self._pools[index] = self._new_pool(index)
+        for job in self._jobs[index]:
+            if job.timer is not None:
+                job.timer.cancel()
+        self._jobs[index] = deque()
+        self._starting[index] = False
+        self.restarts += 1
+        self._start(index)
+
+    def _start(self, index: int) -> None:
+        """Send worker ``index`` its start-up call: the process starts (imports, models)
+        and cleans a warm-up page. (A worker that freezes has cleaned its warm-up page in
+        its initializer already: it is only started.)"""
+        self._starting[index] = True
+        self._submit(index, _started if self.freeze else warm_up)
 
     def warm_up(self) -> None:
-        """Start every worker (imports, dictionaries) before the first page arrives. (A
-        worker that freezes has cleaned its warm-up page in its initializer already: it is
-        only started.)"""
-        for pool in self._pools:
-            pool.submit(_started if self.freeze else warm_up)
+        """Start every worker (imports, dictionaries) before the first page arrives."""
+        for index in range(len(self._pools)):
+            if not self._starting[index]:
+                self._start(index)
 
     def close(self) -> None:
-        """Let the workers finish their pages, write what their state still holds (each
-        waits at most ``_FINISH_STATE_SECONDS``) and exit, then read their last log records
-        (waiting at most a few seconds for a worker that does not end)."""
-        finishing = []
-        for pool in self._pools:
+        """Let the workers finish their pages, write what their state still holds and
+        exit, then read their last log records (waiting at most a few seconds for a worker
+        that does not end). Bounded: a worker that has not finished within
+        ``_FINISH_STATE_SECONDS`` plus the budget of each page it still holds is killed
+        (with no budget, within ``_FINISH_STATE_SECONDS``)."""
+        self._closed = True
+        finishing: list[tuple[int, _Job, float]] = []
+        for index in range(len(self._pools)):
+            jobs = self._jobs[index]
+            for job in jobs:
+                if job.timer is not None:
+                    job.timer.cancel()  # (the event loop waits for this call: no timer runs)
+            pages = sum(1 for job in jobs if job.budget > 0 and not job.future.done())
             try:
-                finishing.append(pool.submit(_finish_state))
+                job = self._submit(index, _finish_state)
             except (BrokenProcessPool, RuntimeError):  # a dead worker: nothing to write
                 continue
+            finishing.append((index, job, _FINISH_STATE_SECONDS + pages * self.page_timeout))
+        started = time.monotonic()
         lost = 0
-        for future in finishing:
+        for index, job, wait in finishing:
             try:
-                lost += future.result(timeout=_FINISH_STATE_SECONDS)
-            except Exception as exc:  # a worker dying or stuck at its end
+                lost += job.future.result(timeout=max(0.0, started + wait - time.monotonic()))
+            except concurrent.futures.TimeoutError:
+                logger.warning(
+                    "webclean: a cleaning worker did not finish within %.0f s; stopping it",
+                    wait,
+                )
+                running = next((j for j in self._jobs[index] if not j.future.done()), None)
+                if running is not None and running.budget > 0:
+                    running.timed_out = True  # (the page it was stuck on)
+                _kill(job.executor)
+            except Exception as exc:  # a worker dying at its end
                 logger.warning("webclean: a cleaning worker did not close its state: %r", exc)
         if lost and self.reporter is not None:
             self.reporter(None, Cleaned(reason="closing", lost_writes=lost))
@@ -439,3 +616,12 @@ class WorkerPool:
             thread.join(max(0.0, deadline - time.monotonic()))
         self._log_pipes.clear()
         self._log_readers.clear()
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Kill the worker process of ``pool`` (SIGKILL: a page stuck in a C loop ignores
+    anything gentler); the pool then fails every call it holds with ``BrokenProcessPool``."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.kill()
