@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from w3lib.url import is_url
+from w3lib.url import is_url, safe_url_string
 
 from scrapy_webclean.cleaning import Cleaner
 from scrapy_webclean.commands.page_view import (
@@ -70,14 +70,19 @@ class Command(ScrapyCommand):
         return "Clean one page (URL, file or stdin) and show its main content"
 
     def long_desc(self) -> str:
+        from scrapy_webclean.report import MAX_STYLESHEET_BYTES, MAX_STYLESHEETS
+
         return (
             "Clean one page and print its title, date, page type and main text. The page is "
             "a URL (fetched with Scrapy and the project's settings), a local file, or - for "
             "standard input. -o writes the whole CleanResult as JSON (-o - to standard output, "
             "and nothing else there); --explain lists every block with its label and signals; "
             "--images every image's verdict; --report writes a self-contained HTML picture of "
-            "the blocks (with a URL, the page's style sheets are fetched and inlined; one that "
-            "cannot be is reported in one line on standard error). A file or standard input "
+            "the blocks, sanitized and behind a policy that lets it run nothing and fetch "
+            "nothing (with a URL, the page's style sheets are fetched and inlined: over "
+            f"http(s) only, the first {MAX_STYLESHEETS} of at most {MAX_STYLESHEET_BYTES >> 20} "
+            "MiB each; one left out or that cannot be fetched is reported in one line on "
+            "standard error). A file or standard input "
             "without --url takes its URL from the page's <link rel=canonical>, else its "
             "<base href> (absolute http(s) URLs only); with neither, links stay relative. "
             "'rank' computes QuarkRank over a crawl's link graph instead: its exported items "
@@ -222,27 +227,49 @@ class Command(ScrapyCommand):
 
     def _fetch(self, url: str, want_styles: bool = False) -> tuple[bytes | None, str, str | None]:
         """Fetch ``url`` with Scrapy (the project's settings and middlewares); with
-        ``want_styles`` its style sheets too (in ``self.styles``). When the page cannot be
-        fetched, ``self.fetch_error`` says why (the HTTP status and reason, or the error).
-        A style sheet that cannot be fetched is one line on standard error, not retried."""
+        ``want_styles`` its style sheets too (in ``self.styles``, by the absolute URL the
+        page links): over http(s) only, at most ``MAX_STYLESHEETS`` of them and
+        ``MAX_STYLESHEET_BYTES`` each (``scrapy_webclean.report``). When the page cannot
+        be fetched, ``self.fetch_error`` says why (the HTTP status and reason, or the
+        error). A style sheet left out or that cannot be fetched is one line on standard
+        error, not retried."""
         from scrapy import Request
         from scrapy.utils.spider import DefaultSpider
+
+        from scrapy_webclean.report import (
+            MAX_STYLESHEET_BYTES,
+            MAX_STYLESHEETS,
+            STYLESHEET_SCHEMES,
+            stylesheet_urls,
+        )
+        from scrapy_webclean.report_sanitize import is_stylesheet_link, url_scheme
+        from scrapy_webclean.urls import resolve_base
 
         got: dict[str, Any] = {}
 
         styles: dict[str, str] = {}
         got["styles"] = styles
 
-        def keep_style(response: Response) -> None:
-            styles[response.url] = response.body.decode("utf-8", "replace")
+        def left_out(sheet_url: str, why: str) -> None:
+            print(
+                f"webclean: style sheet not fetched, the report goes without it: "
+                f"{safe_url_string(sheet_url)} ({why})",
+                file=sys.stderr,
+            )
+
+        def keep_style(response: Response, href: str) -> None:
+            # A redirect can only lead to http(s) (Scrapy's RedirectMiddleware), and a
+            # download over the cap is cancelled; checked again here all the same.
+            if url_scheme(response.url) not in STYLESHEET_SCHEMES:
+                left_out(response.url, "not http(s)")
+            elif len(response.body) > MAX_STYLESHEET_BYTES:
+                left_out(href, f"over {MAX_STYLESHEET_BYTES} bytes")
+            else:
+                styles[href] = response.body.decode("utf-8", "replace")
 
         def style_failed(failure: Failure) -> None:
             request_url = getattr(getattr(failure, "request", None), "url", "")
-            print(
-                f"webclean: style sheet not fetched, the report goes without it: "
-                f"{request_url} ({fetch_failure(failure)})",
-                file=sys.stderr,
-            )
+            left_out(request_url, fetch_failure(failure))
 
         def page_failed(failure: Failure) -> None:
             got["error"] = fetch_failure(failure)
@@ -254,14 +281,29 @@ class Command(ScrapyCommand):
             got["content_type"] = header.decode("latin-1")
             if want_styles and hasattr(response, "xpath"):
                 # The page's style sheets too, so the report looks as the page did.
-                for href in response.xpath("//link[contains(@rel, 'stylesheet')]/@href").getall():
-                    yield Request(
-                        response.urljoin(href),
-                        callback=keep_style,
-                        errback=style_failed,
-                        dont_filter=True,
-                        meta={"dont_retry": True},
-                    )
+                base = resolve_base(response.url, response.xpath("//base/@href").get())
+                links = response.xpath("//link[@href]")
+                hrefs = [link.attrib["href"] for link in links if is_stylesheet_link(link.root)]
+                wanted, skipped = stylesheet_urls(base, hrefs)
+                for sheet_url in skipped:
+                    if url_scheme(sheet_url) in STYLESHEET_SCHEMES:
+                        left_out(sheet_url, f"over {MAX_STYLESHEETS} style sheets")
+                    else:
+                        left_out(sheet_url, "not http(s)")
+                for sheet_url in wanted:
+                    try:
+                        sheet = Request(
+                            sheet_url,
+                            callback=keep_style,
+                            errback=style_failed,
+                            cb_kwargs={"href": sheet_url},
+                            dont_filter=True,
+                            meta={"dont_retry": True, "download_maxsize": MAX_STYLESHEET_BYTES},
+                        )
+                    except ValueError as exc:
+                        left_out(sheet_url, str(exc))
+                        continue
+                    yield sheet
 
         request = Request(url, callback=keep, errback=page_failed, dont_filter=True)
 
