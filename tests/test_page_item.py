@@ -46,6 +46,17 @@ def test_page_item_marks_what_is_no_page(content_type: str | None, body: bytes) 
     json.dumps(item)
 
 
+def test_page_item_does_not_decode_a_body_over_the_cap() -> None:
+    body = ZH.encode("gbk")
+    response = HtmlResponse(
+        "http://example.com/a", body=body, headers={"Content-Type": "text/html"}
+    )
+    item = page_item(response, max_bytes=len(body) - 1)
+    assert item["html"] == "" and item["webclean_error"] == "too_large"
+    assert item["encoding"] is None and "gb18030" not in json.dumps(item)
+    assert page_item(response, max_bytes=len(body))["html"] == ZH  # at the cap: decoded
+
+
 def test_media_types() -> None:
     assert media_type(b"Text/HTML; charset=GBK") == "text/html"
     for ok in ("text/html", "application/xhtml+xml", "application/octet-stream", None, ""):

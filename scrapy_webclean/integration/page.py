@@ -21,6 +21,7 @@ from weakref import WeakKeyDictionary
 
 from scrapy_webclean.errors import NotHtml
 from scrapy_webclean.html.encoding import DEFAULT_FALLBACK_ENCODINGS, DecodedHtml, decode_html
+from scrapy_webclean.html.loader import Limits
 from scrapy_webclean.html.sniff import check_magic, check_media_type
 
 if TYPE_CHECKING:
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
 #: Each response's decoding, while the response lives: the ad filter decodes a page as it
 #: arrives, and page_item() takes the same text instead of decoding it again.
 _DECODED: WeakKeyDictionary[Response, DecodedHtml] = WeakKeyDictionary()
+
+
+#: The largest body ``page_item`` decodes: the cleaner's own limit (``Limits.max_bytes``).
+DEFAULT_MAX_BYTES = Limits().max_bytes
 
 
 def content_type_of(response: Response) -> str | None:
@@ -64,6 +69,7 @@ def page_item(
     *,
     fallback_encodings: tuple[str, ...] = DEFAULT_FALLBACK_ENCODINGS,
     error_field: str = "webclean_error",
+    max_bytes: int = DEFAULT_MAX_BYTES,
     **fields: Any,
 ) -> dict[str, Any]:
     """The page item for ``response``: ``url``, ``html`` (str), ``content_type`` (str or
@@ -71,7 +77,10 @@ def page_item(
 
     ``fallback_encodings``: the encodings tried for a page that declares none (give
     ``WEBCLEAN_FALLBACK_ENCODINGS`` here if the project changed it). ``error_field``: where
-    the ``not_html`` verdict goes (``WEBCLEAN_ERROR_FIELD``).
+    the ``not_html`` and ``too_large`` verdicts go (``WEBCLEAN_ERROR_FIELD``).
+    ``max_bytes``: a body over this many bytes (``WEBCLEAN_MAX_HTML_BYTES``'s default) is
+    not decoded here, in the spider's callback on the reactor: its ``html`` is empty and
+    the verdict ``too_large``, which ``CleanPipeline`` counts and passes on.
     """
     item: dict[str, Any] = {
         "url": response.url,
@@ -79,6 +88,10 @@ def page_item(
         "content_type": content_type_of(response),
         "encoding": None,
     }
+    if len(response.body) > max_bytes:
+        item[error_field] = "too_large"
+        item.update(fields)
+        return item
     try:
         decoded = decode_response(response, fallback_encodings)
     except NotHtml:
