@@ -116,7 +116,7 @@ def test_readme_is_short_and_keeps_the_two_commands() -> None:
     assert (
         "make demo   # install into .venv, serve the bundled demo site on loopback, crawl it with\n"
         "            # cleaning on, write cleaned.jsonl, stop the site, print a summary\n"
-        "make test   # install into .venv and run the whole test suite (pytest, then ruff and mypy)"
+        "make test   # install into .venv and run the whole test suite (ruff, mypy, the docs, pytest)"
     ) in README
     ci = (ROOT / ".ci" / "run").read_text("utf-8")
     assert "make test" in ci

@@ -17,6 +17,8 @@ from typing import Any
 
 from lxml import etree
 
+from scrapy_webclean.redact import redact_text, redact_url
+
 logger = logging.getLogger(__name__)
 
 #: A cached list older than this is fetched again (seconds).
@@ -50,7 +52,9 @@ class FilterList:
         try:
             return cls(Path(source).read_text(encoding="utf-8", errors="replace"))
         except OSError as exc:
-            raise FilterListUnavailable(f"cannot read filter list {source}: {exc}") from exc
+            raise FilterListUnavailable(
+                f"cannot read filter list {redact_url(source)}: {redact_text(str(exc))}"
+            ) from exc
 
     def blocks(self, url: str, page_url: str | None) -> bool:
         """True when a network rule blocks image ``url`` requested from ``page_url``."""
@@ -96,10 +100,14 @@ def _fetch_cached(url: str, cache_dir: Path) -> str:
     except OSError as exc:
         if path.exists():
             logger.warning(
-                "webclean: cannot refresh filter list %s (%s); using the cache", url, exc
+                "webclean: cannot refresh filter list %s (%s); using the cache",
+                redact_url(url),
+                redact_text(str(exc)),
             )
             return path.read_text(encoding="utf-8", errors="replace")
-        raise FilterListUnavailable(f"cannot fetch filter list {url}: {exc}") from exc
+        raise FilterListUnavailable(
+            f"cannot fetch filter list {redact_url(url)}: {redact_text(str(exc))}"
+        ) from exc
     tmp = path.with_suffix(".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)

@@ -24,6 +24,7 @@ from scrapy_webclean.integration.setting_table import (
 )
 from scrapy_webclean.integration.settings import check_settings, unknown_settings
 from scrapy_webclean.integration.state import CrawlState
+from scrapy_webclean.redact import redact_value
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -85,7 +86,8 @@ class Addon:
         changed = {n: v for n, v in values.items() if settings.getpriority(n) != _ADDON_PRIORITY}
         logger.info(
             "webclean settings (the rest at their defaults, see the settings reference): %s",
-            ", ".join(f"{name}={value!r}" for name, value in sorted(changed.items())) or "none",
+            ", ".join(f"{name}={redact_value(value)!r}" for name, value in sorted(changed.items()))
+            or "none",
         )
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", CleanPipeline, CLEAN_PIPELINE_ORDER

@@ -43,6 +43,7 @@ from scrapy_webclean.errors import NotHtml
 from scrapy_webclean.integration.page import decode_response, remember_decoding
 from scrapy_webclean.integration.settings import check_settings, get_setting
 from scrapy_webclean.integration.state import CrawlState
+from scrapy_webclean.redact import redact_url
 from scrapy_webclean.text.tokenize import load_segmenter
 from scrapy_webclean.urls import site_key
 
@@ -448,5 +449,7 @@ def _filter_list(settings: Any) -> FilterList | None:
         return None
     cache = get_setting(settings, "WEBCLEAN_ADS_FILTER_LIST_CACHE") or settings.get("JOBDIR")
     filter_list = FilterList.load(str(source), Path(cache) if cache else None)
-    logger.info("webclean: filter list %s loaded (%d lines)", source, filter_list.rules)
+    logger.info(
+        "webclean: filter list %s loaded (%d lines)", redact_url(str(source)), filter_list.rules
+    )
     return filter_list

@@ -18,6 +18,8 @@ from typing import Any
 
 from scrapy.settings import BaseSettings
 
+from scrapy_webclean.redact import redact_value
+
 
 class SettingError(ValueError):
     """A ``WEBCLEAN_*`` setting holds a value that is not allowed (stops the crawl)."""
@@ -27,7 +29,7 @@ class SettingError(ValueError):
         self.value = value
         self.allowed = allowed
         why = f" ({detail})" if detail else ""
-        super().__init__(f"{name} = {value!r} is not allowed{why}: {allowed}")
+        super().__init__(f"{name} = {redact_value(value)!r} is not allowed{why}: {allowed}")
 
 
 #: Reads one setting from Scrapy settings and returns the checked value; raises

@@ -31,6 +31,9 @@ Nothing lost, nothing silent:
   process's learning (the ad filter's image statistics) answered with an empty state in
   ``webclean/state/empty_reads``. Nothing at close waits
   on the server longer than its socket timeouts.
+
+No log line, error or stat shows the password of ``REDIS_URL``: the URL is shown redacted
+(:func:`scrapy_webclean.redact.redact_url`: ``redis://***@host:6379/0``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore
 from scrapy_webclean.extraction.template import MemoryTemplateStore, TemplateStore
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.workers import Cleaned, StateSpec
+from scrapy_webclean.redact import redact_url
 from scrapy_webclean.state import (
     BackendAdStatsStore,
     BackendDedupStore,
@@ -169,7 +173,7 @@ class CrawlState:
                 stopping=self._stopping,
             )
             self.backend = self._reactor_side
-            self.description = f"Redis {url}, keys {prefix}*"
+            self.description = f"Redis {redact_url(url)}, keys {prefix}*"
             self._check_redis(url, bool(get_setting(settings, "WEBCLEAN_REDIS_REQUIRED")))
             from twisted.internet import task
 
@@ -189,7 +193,8 @@ class CrawlState:
         except StateUnavailable as exc:
             if required:
                 raise RedisUnreachable(
-                    f"webclean: WEBCLEAN_STATE = 'redis' but Redis at REDIS_URL = {url!r} does "
+                    f"webclean: WEBCLEAN_STATE = 'redis' but Redis at REDIS_URL = "
+                    f"{redact_url(url)!r} does "
                     f"not answer ({exc}). Start it or fix REDIS_URL (or REDIS_HOST/REDIS_PORT, "
                     "REDIS_PARAMS); WEBCLEAN_REDIS_REQUIRED = False starts the crawl without "
                     "it (duplicate checks then wait for it, learning pauses)"

@@ -111,9 +111,9 @@ class StateSpec:
 
     kind: str = "memory"
     path: str | None = None
-    url: str | None = None
+    url: str | None = field(default=None, repr=False)  # (it may hold a password)
     prefix: str = ""
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict, repr=False)
     reporter: Callable[[str | None, Cleaned], None] | None = field(
         default=None, compare=False, repr=False
     )
@@ -338,7 +338,7 @@ class _Job:
     #: Wall-clock seconds the call may run once the worker takes it (0: no limit).
     budget: float = 0.0
     #: The page's URL (for the log).
-    url: str | None = None
+    url: str | None = field(default=None, repr=False)  # (it may hold a password)
     #: Event-loop time at which the worker took the call (None: not yet, or not known
     #: outside an event loop).
     started: float | None = None

@@ -13,6 +13,11 @@ Values are bytes and numbers; nothing is pickled or unpickled. Connection errors
 :class:`~scrapy_webclean.state.resilience.StateUnavailable`; the retry policy is the
 caller's (see :mod:`scrapy_webclean.state.resilience`), and redis-py's own retries are off,
 so a call never waits longer than the socket timeout.
+
+The URL's password never leaves the client: :attr:`RedisBackend.url`, its ``repr`` and
+every error name the server by the URL redacted (:func:`scrapy_webclean.redact.redact_url`),
+and the text of redis-py's errors (``host:port``, never the password) is masked of the
+password too, from the URL or ``REDIS_PARAMS``, should a future version print it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import struct
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from scrapy_webclean.redact import redact_text, redact_url, secret_values
 from scrapy_webclean.state.backend import OPERATIONS, Op
 from scrapy_webclean.state.resilience import StateUnavailable, ViaRun
 
@@ -57,6 +63,11 @@ for i = keep + 1, n do redis.call('HDEL', KEYS[1], entries[i][1]) end
 return n - keep
 """
 
+#: What a Redis URL looks like (said when one is not).
+REDIS_URL_FORM = (
+    "redis://[[user]:password@]host[:port][/db] or unix://[[user]:password@]/path; "
+    "'@', '/', '?' and '#' in a password percent-encoded"
+)
 #: Defaults for the client (``REDIS_PARAMS`` overrides them).
 DEFAULT_PARAMS: dict[str, Any] = {"socket_timeout": 5.0, "socket_connect_timeout": 2.0}
 
@@ -89,9 +100,17 @@ class RedisBackend(ViaRun):
         options.pop("redis_cls", None)  # a scrapy-redis setting, not a client argument
         options["retry"] = Retry(NoBackoff(), 0)
         options["decode_responses"] = False
-        self.url = url
+        #: The server's URL with its password masked (the only form kept, to show).
+        self.url = redact_url(url)
         self.prefix = prefix
-        self.client = redis.Redis.from_url(url, **options)
+        try:
+            self.client = redis.Redis.from_url(url, **options)
+        except ValueError:  # (redis-py's message may quote a part of the password)
+            raise ValueError(f"not a Redis URL: {self.url} ({REDIS_URL_FORM})") from None
+        kwargs = self.client.connection_pool.connection_kwargs
+        #: Values to mask in error text: the password (and any secret-named client
+        #: argument), from the URL or ``REDIS_PARAMS``.
+        self._secrets = secret_values({**params, **kwargs})
         self._errors: tuple[type[BaseException], ...] = (
             redis.exceptions.ConnectionError,
             redis.exceptions.TimeoutError,
@@ -116,7 +135,7 @@ class RedisBackend(ViaRun):
             try:
                 replies = pipe.execute()
             except self._errors as exc:
-                raise StateUnavailable(f"Redis at {self.url} is unavailable: {exc}") from exc
+                raise self._unavailable(exc) from exc
             finally:
                 pipe.reset()
             self.round_trips += 1
@@ -132,7 +151,13 @@ class RedisBackend(ViaRun):
         try:
             return bool(self.client.ping())
         except self._errors as exc:
-            raise StateUnavailable(f"Redis at {self.url} is unavailable: {exc}") from exc
+            raise self._unavailable(exc) from exc
+
+    def _unavailable(self, exc: BaseException) -> StateUnavailable:
+        """The error for a server that does not answer: its redacted URL and redis-py's
+        reason, masked of every secret this client holds."""
+        reason = redact_text(str(exc), self._secrets)
+        return StateUnavailable(f"Redis at {self.url} is unavailable: {reason}")
 
     def delete_all(self) -> int:
         """Delete every key under this backend's prefix (tests, benchmarks, a fresh crawl)."""
