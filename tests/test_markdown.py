@@ -75,7 +75,8 @@ def test_chinese_structure_is_kept() -> None:
 def test_the_pipeline_writes_markdown_and_dedup_compares_its_words() -> None:
     settings: dict[str, Any] = {"WEBCLEAN_OUTPUT_FORMAT": "markdown", "WEBCLEAN_WORKERS": 0}
     crawler = get_crawler(settings_dict=settings)
-    crawler.stats.open_spider()  # type: ignore[union-attr,call-arg]
+    assert crawler.stats is not None
+    crawler.stats.open_spider()
     clean = CleanPipeline.from_crawler(crawler)
     dedup = DedupPipeline.from_crawler(crawler)
     first = drive(clean.process_item({"url": "http://a.example/news/1", "html": EN}))
