@@ -31,14 +31,26 @@ section 2) and how they combine, in the order a verdict is reached:
 Each verdict names its kind (``ad``, ``pixel``, ``template``, ``content``) and the rules
 that fired (``Verdict.reasons``; ``Verdict.reason`` the main one): the words of the crawl's
 stats (``webclean/images/dropped/<reason>``) and of ``scrapy webclean --images``.
+
+Memory: the links of the last ``recent_pages`` pages are remembered for ``judge`` (what
+their anchors, sizes and links say), at most :data:`MAX_IMAGES_PER_PAGE` of a page and
+:data:`MAX_RECENT_IMAGES` in all (about 700 bytes each), the oldest pages forgotten
+first; the images a cleaner found in a page's main content likewise. Every image of a
+page counts in the site's statistics, remembered or not. An image past a page's cap, or
+of a page forgotten, is judged as an image never seen on its page: by the last
+remembered occurrence of its URL on another page, else by its URL alone (host, file
+name, the site's statistics), so its anchor, alt text and declared size no longer count
+(a 1x1 pixel past the cap is not caught by its size).
 """
 
 from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
+from itertools import islice
+from typing import Generic, TypeVar
 
 from lxml import etree
 
@@ -69,6 +81,13 @@ _SHOWN_CLEANED = "shown_cleaned"
 #: The images of the recent pages remembered by URL: at most this many per recent page
 #: (``AdModelOptions.recent_pages``), the oldest forgotten first.
 IMAGES_PER_RECENT_PAGE = 50
+#: Images of one page remembered for ``judge``, in page order (the 2,532 pages of the
+#: extraction sets and the 1,037 of the ad set have at most 693 ``<img>`` tags).
+MAX_IMAGES_PER_PAGE = 1_000
+#: Images of all the recent pages remembered for ``judge``, and as many main-content
+#: images: the oldest pages are forgotten first (50 a page for 512 pages; those sets'
+#: pages average 34).
+MAX_RECENT_IMAGES = 25_600
 
 
 class AdImageModel:
@@ -86,15 +105,19 @@ class AdImageModel:
         self.entropy = AnchorEntropyModel(self.store)
         self.keywords = NoiseWordModel(self.options.words, self.options.keyword_cap)
         self.filter_list = filter_list
-        self._recent: OrderedDict[str, dict[str, _Observed]] = OrderedDict()
+        self._recent: _RecentPages[dict[str, _Observed]] = _RecentPages(
+            self.options.recent_pages, MAX_RECENT_IMAGES
+        )
         self._by_src: OrderedDict[str, _Observed] = OrderedDict()
         self._described: dict[
             tuple[object, ...], tuple[str, list[str], float, tuple[str, ...]]
         ] = {}
         self._stop = all_stopwords()
         #: Pages whose main content a cleaner reported (:meth:`note_main_content`), with
-        #: the keys of the images found in it.
-        self._cleaned: OrderedDict[str, frozenset[str]] = OrderedDict()
+        #: the keys of the images found in it (the first ``MAX_IMAGES_PER_PAGE``).
+        self._cleaned: _RecentPages[frozenset[str]] = _RecentPages(
+            self.options.recent_pages, MAX_RECENT_IMAGES
+        )
 
     # -- observing -----------------------------------------------------------------------
 
@@ -119,10 +142,10 @@ class AdImageModel:
         is then known (:meth:`main_content_known`)."""
         site = site_key(page_url)
         keys = {image_key(src) for src in image_srcs}
-        self._cleaned[page_url] = frozenset(keys)
-        self._cleaned.move_to_end(page_url)
-        while len(self._cleaned) > self.options.recent_pages:
-            self._cleaned.popitem(last=False)
+        kept = keys
+        if len(keys) > MAX_IMAGES_PER_PAGE:  # (the first ones of the page)
+            kept = set(islice(dict.fromkeys(map(image_key, image_srcs)), MAX_IMAGES_PER_PAGE))
+        self._cleaned.put(page_url, frozenset(kept))
         updates: list[tuple[str, list[tuple[str, float]]]] = []
         if keys:
             updates.append((_MAIN, [(key, 1.0) for key in keys]))
@@ -192,10 +215,9 @@ class AdImageModel:
         return words
 
     def _remember(self, page_url: str, observed: dict[str, _Observed]) -> None:
-        self._recent[page_url] = observed
-        self._recent.move_to_end(page_url)
-        while len(self._recent) > self.options.recent_pages:
-            self._recent.popitem(last=False)
+        if len(observed) > MAX_IMAGES_PER_PAGE:
+            observed = dict(islice(observed.items(), MAX_IMAGES_PER_PAGE))
+        self._recent.put(page_url, observed)
         for src, entry in observed.items():
             self._by_src[src] = entry
             self._by_src.move_to_end(src)
@@ -263,7 +285,7 @@ class AdImageModel:
         (pages_count,), (url_count,), (in_main,), (shown_cleaned,), sums, xlogxs = found[:6]
         # In this page's main content, or in that of a share of the cleaned pages that
         # show it: a photo of the content (see note_main_content).
-        in_this_page = page_url is not None and key in self._cleaned.get(page_url, ())
+        in_this_page = page_url is not None and key in (self._cleaned.get(page_url) or ())
         in_main_content = in_this_page or (
             in_main > 0 and in_main >= opts.main_content_share * shown_cleaned
         )
@@ -346,6 +368,44 @@ class AdImageModel:
 
 #: Link descriptions remembered (cleared when full).
 _DESCRIBED_CAP = 20_000
+
+_Entries = TypeVar("_Entries", bound=Sized)
+
+
+class _RecentPages(Generic[_Entries]):
+    """Something per page (a collection of its images) for the last pages put: at most
+    ``max_pages`` pages and ``max_entries`` entries in all (the sizes of what is kept),
+    the least recently put forgotten first (the last page put is kept, whatever its
+    size)."""
+
+    def __init__(self, max_pages: int, max_entries: int) -> None:
+        self.max_pages = max_pages
+        self.max_entries = max_entries
+        self._pages: OrderedDict[str, _Entries] = OrderedDict()
+        #: Entries kept, over all pages.
+        self.entries = 0
+
+    def __len__(self) -> int:
+        return len(self._pages)
+
+    def __contains__(self, page_url: object) -> bool:
+        return page_url in self._pages
+
+    def get(self, page_url: str) -> _Entries | None:
+        return self._pages.get(page_url)
+
+    def put(self, page_url: str, value: _Entries) -> None:
+        """Keep ``value`` for ``page_url`` (replacing what was kept), as the newest."""
+        old = self._pages.pop(page_url, None)
+        if old is not None:
+            self.entries -= len(old)
+        self._pages[page_url] = value
+        self.entries += len(value)
+        while len(self._pages) > 1 and (
+            len(self._pages) > self.max_pages or self.entries > self.max_entries
+        ):
+            _, gone = self._pages.popitem(last=False)
+            self.entries -= len(gone)
 
 
 @dataclass(slots=True)

@@ -1,26 +1,32 @@
 """Where the near-duplicate index keeps its documents: one small interface.
 
 Plain data only (integers and arrays of integers), so that a disk or Redis store can hold
-it without pickling anything. The in-memory store is compact: per document an exact-hash
-entry, its sentence hashes and signature in numpy arrays, and postings for its longest
-sentences (a posting list stops growing at ``POSTING_CAP``: beyond it the sentence is
-boilerplate anyway).
+it without pickling anything. The in-memory store is compact: per document one record of
+bytes (its sentence hashes, figures, signature and sketches), its key, an exact-hash
+entry, postings for its longest sentences (a posting list stops growing at
+``POSTING_CAP``: beyond it the sentence is boilerplate anyway) and, for texts with few
+long sentences, its LSH band keys: about 1.9 to 2.1 KB a document on real texts
+(``benchmarks/memory.py``). It holds at most ``max_docs`` documents
+(:data:`MAX_MEMORY_DOCS` by default), forgetting the oldest half at a time.
 """
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
-from datasketch import LeanMinHash, MinHashLSH
 
 from scrapy_webclean.dedup.fingerprint import NUM_PERM, Fingerprint
 
 #: Documents kept per posting list (a sentence in more is boilerplate).
 POSTING_CAP = 64
+#: Documents :class:`MemoryDedupStore` holds by default, at most (about 2 KB each: 1 to
+#: 2 GB); it forgets the older half when it is full.
+MAX_MEMORY_DOCS = 1_000_000
 
 
 @dataclass(slots=True, frozen=True)
@@ -135,78 +141,169 @@ def band_keys(signature: npt.NDArray[np.uint32], bands: int) -> list[int]:
     return [int(k) for k in keys.view(np.int64)]
 
 
-class MemoryDedupStore:
-    """In-process :class:`DedupStore`: numpy arrays per document and datasketch's
-    ``MinHashLSH`` (in its in-memory storage, where nothing is pickled) for the bands."""
+#: A record's header: the text's length, then how many sentence hashes, figures,
+#: signature values, sentence lengths and sketches follow (in that order).
+_RECORD = struct.Struct("<q5I")
 
-    def __init__(self, lsh_bands: int = 16) -> None:
+
+def _record(fp: Fingerprint) -> bytes:
+    """What :class:`MemoryDedupStore` keeps of a fingerprint, in one bytes object (one
+    object a document instead of five arrays: a numpy array costs 112 bytes before its
+    data)."""
+    sentences = np.asarray(fp.sentences, dtype="<i8")
+    figures = np.asarray(fp.figures, dtype="<i8")
+    signature = np.asarray(fp.signature, dtype="<u4")
+    chars = np.asarray(fp.sentence_chars, dtype="<u2")
+    # (a sketch is 32 bits: the value mod 2**32, as before it was kept in two halves)
+    sketches = np.asarray(fp.sketches, dtype=np.int64).astype("<u4")
+    counts = (len(sentences), len(figures), len(signature), len(chars), len(sketches))
+    return b"".join(
+        (
+            _RECORD.pack(fp.length, *counts),
+            sentences.tobytes(),
+            figures.tobytes(),
+            signature.tobytes(),
+            chars.tobytes(),
+            sketches.tobytes(),
+        )
+    )
+
+
+def _stored(key: str, first: str, record: bytes) -> StoredDoc:
+    """The document :func:`_record` keeps, read back (read-only views of the record)."""
+    length, n, f, m, c, k = _RECORD.unpack_from(record)
+    at = _RECORD.size
+    sentences = np.frombuffer(record, dtype="<i8", count=n, offset=at)
+    at += 8 * n
+    figures = np.frombuffer(record, dtype="<i8", count=f, offset=at)
+    at += 8 * f
+    signature = np.frombuffer(record, dtype="<u4", count=m, offset=at)
+    at += 4 * m
+    chars = np.frombuffer(record, dtype="<u2", count=c, offset=at)
+    at += 2 * c
+    sketches = np.frombuffer(record, dtype="<u4", count=k, offset=at).astype(np.int64)
+    return StoredDoc(key, sentences, signature, length, chars, first, figures, sketches)
+
+
+@dataclass(slots=True)
+class _Generation:
+    """The tables of the documents numbered from ``first_id`` on, until the next
+    generation starts: exact hashes, sentence postings, LSH bands."""
+
+    first_id: int
+    docs: int = 0
+    exact: dict[int, str] = field(default_factory=dict)
+    # A posting (or band) of one document is that document's number (most sentences are
+    # in one document: a list apiece would cost more than the number); of several, a list.
+    postings: dict[int, int | list[int]] = field(default_factory=dict)
+    counts: dict[int, int] = field(default_factory=dict)  # (hashes posted twice or more)
+    bands: dict[int, int | list[int]] = field(default_factory=dict)
+
+
+def _listed(entry: int | list[int]) -> list[int]:
+    return [entry] if isinstance(entry, int) else entry
+
+
+class MemoryDedupStore:
+    """In-process :class:`DedupStore`, bounded: at most ``max_docs`` documents (None:
+    no bound).
+
+    Documents live in two generations of ``max_docs // 2`` each (the same for exact
+    hashes, including those of texts stored by hash only): when the newer one is full,
+    the older one is forgotten, documents, exact hashes, postings and bands, and a new
+    one starts. A text is so compared with the last ``max_docs // 2`` to ``max_docs``
+    documents; a copy of an older one is unique again (and is stored). Until the first
+    ``max_docs`` are stored nothing is forgotten, and the answers are those of an
+    unbounded store. The LSH bands are keyed as the persistent stores key them
+    (:func:`band_keys`).
+    """
+
+    def __init__(self, lsh_bands: int = 16, max_docs: int | None = MAX_MEMORY_DOCS) -> None:
+        if max_docs is not None and max_docs < 2:
+            raise ValueError(f"max_docs must be 2 or more (or None), not {max_docs}")
+        self.lsh_bands = lsh_bands
+        self.max_docs = max_docs
+        self._first_id = 0  # the number of the oldest document held
         self._keys: list[str] = []
-        self._sentences: list[npt.NDArray[np.int64]] = []
-        self._signatures: list[npt.NDArray[np.uint32]] = []
-        self._lengths: list[int] = []
-        self._sentence_chars: list[npt.NDArray[np.uint16]] = []
-        # (a document's figures follow its sentence hashes in one array: an array apiece
-        # would cost more than the figures)
-        self._exact: dict[int, str] = {}
-        # A posting of one document is that document's number (most sentences are in one
-        # document: a list apiece would cost more than the number); of several, a list.
-        self._postings: dict[int, int | list[int]] = {}
-        self._counts: dict[int, int] = {}
+        self._records: list[bytes] = []
         self._firsts: dict[int, str] = {}  # copies only: doc -> key of the first copy
-        self.lsh = MinHashLSH(num_perm=NUM_PERM, params=(lsh_bands, NUM_PERM // lsh_bands))
+        self._generations = [_Generation(0)]  # the older first
 
     def count(self) -> int:
+        return self._first_id + len(self._keys)
+
+    def held(self) -> int:
+        """Documents held (:meth:`count` less those forgotten)."""
         return len(self._keys)
 
+    def _current(self) -> _Generation:
+        """The generation new entries go to (a new one when it is full)."""
+        current = self._generations[-1]
+        size = self.max_docs // 2 if self.max_docs is not None else None
+        if size is not None and (current.docs >= size or len(current.exact) >= size):
+            if len(self._generations) > 1:
+                older = self._generations.pop(0)
+                forget = self._generations[0].first_id - older.first_id
+                del self._keys[:forget], self._records[:forget]
+                self._first_id += forget
+                self._firsts = {d: k for d, k in self._firsts.items() if d >= self._first_id}
+            current = _Generation(self.count())
+            self._generations.append(current)
+        return current
+
     def lookup(self, queries: Sequence[Query]) -> list[Lookup]:
-        get, count = self._postings.get, len(self._keys)
+        generations, count = self._generations, self.count()
         looks = []
         for exact, hashes, signature in queries:
-            postings = [
-                [p] if isinstance(p, int) else p for p in (get(h) for h in hashes) if p is not None
-            ]
-            similar: list[int] = []
+            postings = []
+            for digest in hashes:
+                found: list[int] = []
+                for generation in generations:
+                    entry = generation.postings.get(digest)
+                    if entry is not None:
+                        found += _listed(entry)
+                if found:
+                    postings.append(found[:POSTING_CAP])
+            similar: set[int] = set()
             if signature is not None:
-                lean = LeanMinHash(seed=1, hashvalues=signature, scheme="affine32")
-                similar = list(self.lsh.query(lean))
-            looks.append(Lookup(self._exact.get(exact), postings, similar, count))
+                for band in band_keys(signature, self.lsh_bands):
+                    for generation in generations:
+                        entry = generation.bands.get(band)
+                        if entry is not None:
+                            similar.update(_listed(entry))
+            held = None
+            for generation in reversed(generations):
+                held = generation.exact.get(exact)
+                if held is not None:
+                    break
+            looks.append(Lookup(held, postings, sorted(similar), count))
         return looks
 
     def docs(self, doc_ids: Sequence[int]) -> list[StoredDoc | None]:
         return [self._doc(doc_id) for doc_id in doc_ids]
 
     def _doc(self, doc_id: int) -> StoredDoc | None:
-        if not 0 <= doc_id < len(self._keys):
+        at = doc_id - self._first_id
+        if not 0 <= at < len(self._keys):
             return None
-        key = self._keys[doc_id]
-        # (one uint16 array: the sentences' lengths, then the high and the low halves of
-        # their 32-bit sketches)
-        packed = self._sentence_chars[doc_id]
-        n = len(packed) // 3
-        chars = packed[:n]
-        sketches = (packed[n : 2 * n].astype(np.int64) << 16) | packed[2 * n :].astype(np.int64)
-        hashes = self._sentences[doc_id]
-        return StoredDoc(
-            key,
-            hashes[:n],
-            self._signatures[doc_id],
-            self._lengths[doc_id],
-            chars,
-            self._firsts.get(doc_id) or key,
-            hashes[n:],
-            sketches,
-        )
+        key = self._keys[at]
+        return _stored(key, self._firsts.get(doc_id) or key, self._records[at])
 
     def post_counts(self, hashes: Sequence[int]) -> list[int]:
-        counts, postings = self._counts, self._postings
-        return [counts.get(h, 1) if h in postings else 0 for h in hashes]
+        return [
+            sum(g.counts.get(h, 1) for g in self._generations if h in g.postings) for h in hashes
+        ]
 
     def claim_exact(self, claims: Sequence[tuple[int, str]]) -> list[str | None]:
-        helds = []
+        helds: list[str | None] = []
         for digest, first in claims:
-            held = self._exact.get(digest)
+            held = None
+            for generation in reversed(self._generations):
+                held = generation.exact.get(digest)
+                if held is not None:
+                    break
             if held is None:
-                self._exact[digest] = first
+                self._current().exact[digest] = first
             helds.append(held)
         return helds
 
@@ -214,38 +311,37 @@ class MemoryDedupStore:
         return [self._add(*doc) for doc in docs]
 
     def _add(self, key: str, fp: Fingerprint, posted: list[int], banded: bool, first: str) -> int:
-        doc_id = len(self._keys)
+        generation = self._current()
+        doc_id = self.count()
         self._keys.append(key)
+        self._records.append(_record(fp))
+        generation.docs += 1
         if first != key:
             self._firsts[doc_id] = first
-        self._sentences.append(np.asarray(fp.sentences + fp.figures, dtype=np.int64))
-        self._signatures.append(fp.signature)
-        self._lengths.append(fp.length)
-        sketches = np.asarray(fp.sketches, dtype=np.int64)
-        self._sentence_chars.append(
-            np.concatenate(
-                [
-                    np.asarray(fp.sentence_chars, dtype=np.uint16),
-                    (sketches >> 16).astype(np.uint16),
-                    (sketches & 0xFFFF).astype(np.uint16),
-                ]
-            )
-        )
+        postings, counts = generation.postings, generation.counts
         for digest in posted:
-            posting = self._postings.get(digest)
+            posting = postings.get(digest)
             if posting is None:
-                self._postings[digest] = doc_id
+                postings[digest] = doc_id
                 continue
             if isinstance(posting, int):
-                self._postings[digest] = [posting, doc_id]
+                postings[digest] = [posting, doc_id]
             elif len(posting) < POSTING_CAP:
                 posting.append(doc_id)
-            self._counts[digest] = self._counts.get(digest, 1) + 1
+            counts[digest] = counts.get(digest, 1) + 1
         if banded:
-            lean = LeanMinHash(seed=1, hashvalues=fp.signature, scheme="affine32")
-            self.lsh.insert(doc_id, lean, check_duplication=False)
+            bands = generation.bands
+            for band in band_keys(fp.signature, self.lsh_bands):
+                entry = bands.get(band)
+                if entry is None:
+                    bands[band] = doc_id
+                elif isinstance(entry, int):
+                    bands[band] = [entry, doc_id]
+                else:
+                    entry.append(doc_id)
         return doc_id
 
     def set_first(self, doc_id: int, first: str) -> None:
-        if first != self._keys[doc_id]:
+        at = doc_id - self._first_id
+        if 0 <= at < len(self._keys) and first != self._keys[at]:
             self._firsts[doc_id] = first

@@ -5,7 +5,8 @@
 * :class:`BackendDedupStore`: the near-duplicate index's documents (``DedupStore``).
 
 Tables (under the backend's own prefix): ``ads:<site>:<family>`` and ``tpl:<site>``
-(counters); ``tplurl:<site>`` (values: the pages of the site already learned); ``dd:docs`` (records: one per document, in the plain binary layout of
+(counters); ``tplurl:<site>`` (counters: the pages of the site learned last, by URL hash,
+each counting when it was learned); ``dd:docs`` (records: one per document, in the plain binary layout of
 :func:`encode_doc`), ``dd:exact`` (values: exact hash -> key of the first copy),
 ``dd:post`` and ``dd:band`` (lists: sentence hash or LSH band key -> documents),
 ``dd:postn`` (counters: documents per sentence hash); the list pages' index has the same
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -42,6 +44,9 @@ from scrapy_webclean.state.backend import StateBackend
 #: Check a counter table's size every this many additions to it.
 _PRUNE_EVERY = 64
 _PAGES_KEY = "#pages"
+#: Learned page URLs remembered per site (``tplurl:<site>``, about 60 to 100 bytes each on
+#: disk or in Redis); past it the most recently learned half is kept.
+MAX_LEARNED_URLS_PER_SITE = 10_000
 
 
 def signed64(value: int) -> int:
@@ -128,15 +133,23 @@ class BackendAdStatsStore:
 class BackendTemplateStore:
     """``TemplateStore`` over a backend, at most ``max_keys_per_site`` signatures a site.
 
-    A page cleaned inside :meth:`page` is learned at most once, however often it is
-    cleaned: its URL is claimed in ``tplurl:<site>`` (a write-once value by a 64-bit hash of
-    the URL) before its signatures are counted, so a crawl killed and resumed with the same
-    JOBDIR or Redis, which fetches some pages again, does not count them twice. In a
-    JOBDIR the claim and the counts are one transaction (``SqliteBackend.atomic``); with
-    Redis, a claim made just before a kill, whose counts were not written, leaves that
-    page unlearned: never twice. After :meth:`page`, :attr:`blind` says whether the page's template was
-    read from a store that did not answer (an empty view: the page was cleaned as on a new
-    site), and ``on_blind`` is called with its URL.
+    A page cleaned inside :meth:`page` is learned at most once while its URL is among the
+    last ``max_urls_per_site // 2`` URLs claimed on its site (often up to
+    ``max_urls_per_site``; by the claims' clocks, with several machines), however often
+    it is cleaned: its URL is claimed in ``tplurl:<site>`` before its signatures are
+    counted, so a crawl killed and resumed with the same JOBDIR or Redis, which fetches
+    some pages again, does not count them twice. A claim adds its time in milliseconds
+    to a counter by a 64-bit hash of the URL: a first claim reads back its own time; a
+    later one finds more and sets the counter to its own time. Past
+    ``max_urls_per_site`` counters the table keeps the half claimed last, so a page
+    cleaned again after that many other pages of its site were claimed may be learned a
+    second time (one page more in its lines' counts). In a JOBDIR the claim and the
+    counts are one transaction (``SqliteBackend.atomic``); with Redis, a claim made just
+    before a kill, whose counts were not written, leaves that page unlearned, and so do
+    two processes claiming one URL at the same moment: never twice. After :meth:`page`,
+    :attr:`blind` says whether the page's template was read from a store that did not
+    answer (an empty view: the page was cleaned as on a new site), and ``on_blind`` is
+    called with its URL.
     """
 
     def __init__(
@@ -144,9 +157,12 @@ class BackendTemplateStore:
         backend: StateBackend,
         max_keys_per_site: int = 4096,
         on_blind: Callable[[str], None] | None = None,
+        max_urls_per_site: int = MAX_LEARNED_URLS_PER_SITE,
     ) -> None:
         self.backend = backend
         self.max_keys_per_site = max_keys_per_site
+        self.max_urls_per_site = max_urls_per_site
+        self._stamp = 0  # the last claim's time (ms), kept increasing in this process
         self.on_blind = on_blind
         self._pruner = _Pruner()
         self._page: str | None = None
@@ -184,11 +200,9 @@ class BackendTemplateStore:
             self._add_page(site, keys)
 
     def _add_page(self, site: str, keys: Iterable[int]) -> None:
-        if self._page is not None:
-            held = self.backend.claim(f"tplurl:{site}", url_key(self._page), b"1")
-            if held is not None:
-                self.relearned += 1
-                return
+        if self._page is not None and self._learned_before(site, url_key(self._page)):
+            self.relearned += 1
+            return
         table = f"tpl:{site}"
         deltas: list[tuple[str | int, float]] = [(_PAGES_KEY, 1.0)]
         deltas += [(signed64(k), 1.0) for k in set(keys)]
@@ -200,6 +214,30 @@ class BackendTemplateStore:
         if due and results[-1] > self.max_keys_per_site:
             # Keep the most frequent half (the page counter is the largest of all).
             self.backend.keep_top(table, self.max_keys_per_site // 2)
+
+    def _learned_before(self, site: str, key: int) -> bool:
+        """Claim a page's URL hash in ``tplurl:<site>``: True when it was claimed before
+        (and is still remembered). A store that did not answer (an empty read) has it
+        learned, as a claim kept for later did before."""
+        table = f"tplurl:{site}"
+        self._stamp = stamp = max(self._stamp + 1, int(time.time() * 1000))
+        ops: list[tuple[object, ...]] = [
+            ("add_counts", table, [(key, float(stamp))]),
+            ("get_counts", table, [key]),
+        ]
+        due = self._pruner.due(table)
+        if due:
+            ops.append(("count_keys", table))
+        results = self.backend.run(ops)
+        if due and results[-1] > self.max_urls_per_site:
+            self.backend.keep_top(table, self.max_urls_per_site // 2)
+        value = results[1][0]
+        if value in (0.0, stamp):
+            return False
+        # Claimed before: its counter now holds this time too; make it this time alone
+        # (the time of its last claim, which the cap keeps).
+        self.backend.add_counts(table, [(key, stamp - value)])
+        return True
 
 
 def url_key(url: str) -> int:
