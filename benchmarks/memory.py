@@ -4,13 +4,16 @@ page, per site and per document, on the inputs the issue names and on real texts
 Usage::
 
     .venv/bin/python benchmarks/memory.py ../shared/datasets [--pages 200] [--package PATH]
-        [--no-redis]
+        [--no-redis] [--parts dedup] [--texts FILE]
 
 The argument is the shared ``datasets/`` folder: the dedup rows clean the pages of its
 ``extract/`` sets (``--pages``: at most that many a set; all by default) with ``clean_html``
 and index their texts, as the dedup pipeline would. ``--package PATH`` imports the
 ``scrapy_webclean`` of the checkout at PATH instead of the installed one (``--package
-/tmp/before`` measures the code before the caps). Rows, one table:
+/tmp/before`` measures the code before the caps). ``--texts FILE`` keeps the cleaned texts
+in FILE (JSON): read from it when it exists, else cleaned and written to it, so that two
+checkouts index the very same texts. ``--parts`` picks the rows (``json-ld``, ``ads``,
+``tplurl``, ``dedup``; all by default). Rows, one table:
 
 * ``JSON-LD``: four pages with 1.2 MB of JSON-LD each (one script a page; three of 400 KB a
   page), cleaned one after another: the memory still held after the four (tracemalloc),
@@ -22,7 +25,9 @@ and index their texts, as the dedup pipeline would. ``--package PATH`` imports t
   and in Redis (``MEMORY USAGE`` of the table; a private ``redis-server`` when one is on
   the ``PATH``, unless ``--no-redis``);
 * ``dedup``: ``NearDuplicateIndex`` in memory (``MemoryDedupStore``), bytes kept per
-  document (tracemalloc), over all the cleaned texts and by text length.
+  document (tracemalloc), over all the cleaned texts, by text length, and by whether the
+  text's LSH bands are kept (texts with few long sentences: datasketch's ``MinHashLSH``),
+  and what a ``MinHashLSH`` alone keeps per signature of those texts.
 
 Memory is Python's (tracemalloc: objects and numpy arrays; lxml's own memory is not
 traced). Nothing is timed.
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import statistics
 import sys
@@ -52,6 +58,8 @@ JSON_LD_PAGES = 4
 TPLURL_URLS = 100_000
 #: Text lengths (characters) the dedup rows are split by.
 LENGTH_BANDS = ((0, 1_000), (1_000, 2_500), (2_500, 10**9))
+#: The parts ``--parts`` can pick, in the order they run.
+PARTS = ("json-ld", "ads", "tplurl", "dedup")
 
 
 @dataclass(slots=True)
@@ -246,9 +254,13 @@ def _tplurl_redis(table: str) -> list[Row]:
 # -- the near-duplicate index ------------------------------------------------------------------
 
 
-def cleaned_texts(datasets: Path, pages: int | None) -> list[str]:
+def cleaned_texts(datasets: Path, pages: int | None, cache: Path | None = None) -> list[str]:
     """The texts of the ``extract/`` sets' pages, cleaned with ``clean_html`` (at most
-    ``pages`` pages a set); empty texts left out."""
+    ``pages`` pages a set); empty texts left out. With ``cache``: read from that JSON file
+    when it exists, else written to it."""
+    if cache is not None and cache.exists():
+        cached = json.loads(cache.read_text("utf-8"))
+        return [str(text) for text in cached]
     from scrapy_webclean import CleanError, clean_html
 
     sys.path.insert(0, str(HERE))
@@ -263,6 +275,8 @@ def cleaned_texts(datasets: Path, pages: int | None) -> list[str]:
                 continue
             if text.strip():
                 texts.append(text)
+    if cache is not None:
+        cache.write_text(json.dumps(texts, ensure_ascii=False), "utf-8")
     return texts
 
 
@@ -286,17 +300,21 @@ def bytes_per_doc(texts: Sequence[str]) -> tuple[float, int]:
 
 
 def dedup_rows(texts: Sequence[str]) -> list[Row]:
+    from scrapy_webclean.dedup import NearDuplicateIndex
+
+    judge = NearDuplicateIndex()
+    banded = [bool(judge._banded(judge.fingerprint(text))) for text in texts]
+    groups: list[tuple[str, list[str]]] = [("all", list(texts))]
+    for low, high in LENGTH_BANDS:
+        name = f"{low:,}-{high:,} chars" if high < 10**9 else f"{low:,}+ chars"
+        groups.append((name, [text for text in texts if low <= len(text) < high]))
+    groups.append(("LSH bands kept", [t for t, b in zip(texts, banded, strict=True) if b]))
+    groups.append(("no LSH bands", [t for t, b in zip(texts, banded, strict=True) if not b]))
     rows = []
-    bands = [("all", 0, 10**9)]
-    bands += [
-        (f"{low:,}-{high:,} chars" if high < 10**9 else f"{low:,}+ chars", low, high)
-        for low, high in LENGTH_BANDS
-    ]
-    for name, low, high in bands:
-        chosen = [text for text in texts if low <= len(text) < high]
+    for name, chosen in groups:
         if not chosen:
             continue
-        per_doc, banded = bytes_per_doc(chosen)
+        per_doc, with_bands = bytes_per_doc(chosen)
         mean = statistics.mean(len(text) for text in chosen)
         rows.append(
             Row(
@@ -304,10 +322,41 @@ def dedup_rows(texts: Sequence[str]) -> list[Row]:
                 f"{len(chosen):,} cleaned pages, {name} (mean {mean:,.0f})",
                 f"{per_doc:,.0f} B a doc",
                 f"{len(chosen):,} docs",
-                f"{banded:,} with LSH bands",
+                f"{with_bands:,} with LSH bands",
+            )
+        )
+    banded_texts = [t for t, b in zip(texts, banded, strict=True) if b]
+    if banded_texts:
+        per_doc = lsh_bytes_per_doc([judge.fingerprint(text).signature for text in banded_texts])
+        rows.append(
+            Row(
+                "dedup",
+                f"{len(banded_texts):,} signatures of the texts with LSH bands, in a "
+                "MinHashLSH alone",
+                f"{per_doc:,.0f} B a doc",
+                f"{len(banded_texts):,} docs",
+                "datasketch's share of the banded texts' cost",
             )
         )
     return rows
+
+
+def lsh_bytes_per_doc(signatures: Sequence[Any]) -> float:
+    """Bytes datasketch's ``MinHashLSH`` keeps per signature inserted, with the bands the
+    index uses (``DedupOptions.lsh_bands``), as ``MemoryDedupStore`` inserts them."""
+    from datasketch import LeanMinHash, MinHashLSH
+
+    from scrapy_webclean.dedup import DedupOptions
+    from scrapy_webclean.dedup.fingerprint import NUM_PERM
+
+    bands = DedupOptions().lsh_bands
+    lsh = MinHashLSH(num_perm=NUM_PERM, params=(bands, NUM_PERM // bands))
+    with traced() as memory:
+        for n, signature in enumerate(signatures):
+            lean = LeanMinHash(seed=1, hashvalues=signature, scheme="affine32")
+            lsh.insert(n, lean, check_duplication=False)
+        del lean
+    return memory[0] / max(len(signatures), 1)
 
 
 # -- report ------------------------------------------------------------------------------------
@@ -325,16 +374,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=None, help="pages a set (dedup rows)")
     parser.add_argument("--package", type=Path, help="a checkout whose scrapy_webclean to measure")
     parser.add_argument("--no-redis", action="store_true", help="skip the Redis row")
+    parser.add_argument(
+        "--parts", default=",".join(PARTS), help=f"rows to measure, of {', '.join(PARTS)}"
+    )
+    parser.add_argument(
+        "--texts", type=Path, help="JSON file of the dedup rows' cleaned texts (made if missing)"
+    )
     args = parser.parse_args(argv)
+    parts = {part.strip() for part in args.parts.split(",") if part.strip()}
+    if parts - set(PARTS):
+        parser.error(f"unknown parts {sorted(parts - set(PARTS))}: choose from {PARTS}")
     if args.package is not None:
         sys.path.insert(0, str(args.package.resolve()))
     import scrapy_webclean
 
     print(f"scrapy_webclean from {Path(scrapy_webclean.__file__).parent}\n", flush=True)
-    rows = json_ld_rows()
-    rows += ad_rows()
-    rows += tplurl_rows(redis=not args.no_redis)
-    rows += dedup_rows(cleaned_texts(args.datasets, args.pages))
+    rows = json_ld_rows() if "json-ld" in parts else []
+    rows += ad_rows() if "ads" in parts else []
+    rows += tplurl_rows(redis=not args.no_redis) if "tplurl" in parts else []
+    if "dedup" in parts:
+        rows += dedup_rows(cleaned_texts(args.datasets, args.pages, args.texts))
     print(table(rows))
     return 0
 

@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 from scrapy.exceptions import DropItem
+from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from scrapy_webclean.dedup import DedupOptions, MemoryDedupStore
 from scrapy_webclean.dedup.pageindex import LIST_MIN_JACCARD, PageIndex
 from scrapy_webclean.integration.dedup import DedupPipeline
+from scrapy_webclean.integration.settings import SettingError, check_settings
 from tests.demo_texts import article, paragraphs
 
 
@@ -169,3 +171,28 @@ def test_a_markdown_item_is_compared_by_the_fingerprint_handed_with_its_stored_t
     with pytest.raises(DropItem, match="duplicate of http://a/1"):
         run(dedup, copy)
     assert stats.get_value("webclean/dedup/fingerprints_handed") == 1  # type: ignore[attr-defined]
+
+
+def test_the_dedup_max_docs_setting_bounds_the_memory_index() -> None:
+    dedup, stats = pipeline(WEBCLEAN_DEDUP_MAX_DOCS=4, WEBCLEAN_STATE="memory")
+    stores = [dedup.index.articles.store, dedup.index.lists.store]
+    assert all(isinstance(s, MemoryDedupStore) and s.max_docs == 4 for s in stores)
+    articles = stores[0]
+    assert isinstance(articles, MemoryDedupStore)
+    for n in range(1, 11):
+        item = {"url": f"http://a/{n}", "text": article("en", n), "page_type": "article"}
+        assert run(dedup, item) is item
+        assert articles.held() <= 4
+    assert articles.count() == 10 and articles.held() >= 2
+    # A copy of a recent article is still dropped; of the first, forgotten, exported again.
+    with pytest.raises(DropItem, match="duplicate of http://a/10"):
+        run(dedup, {"url": "http://b/10", "text": article("en", 10), "page_type": "article"})
+    again = {"url": "http://b/1", "text": article("en", 1), "page_type": "article"}
+    assert run(dedup, again) is again
+    assert stats.get_value("webclean/dedup/unique") == 11  # type: ignore[attr-defined]
+
+
+def test_the_dedup_max_docs_setting_is_checked() -> None:
+    with pytest.raises(SettingError, match="WEBCLEAN_DEDUP_MAX_DOCS = 1 is not allowed"):
+        check_settings(Settings({"WEBCLEAN_DEDUP_MAX_DOCS": 1}))
+    assert pipeline()[0].max_docs == 1_000_000

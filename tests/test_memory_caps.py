@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from datasketch import LeanMinHash, MinHashLSH
 from lxml import etree
 
 from scrapy_webclean import Cleaner, CleanOptions
@@ -230,12 +231,10 @@ def texts(count: int, sentences: int, seed: int = 54) -> list[str]:
     ]
 
 
-def test_a_document_costs_the_memory_store_about_two_kilobytes() -> None:
-    # Texts of four long sentences (about 600 characters) are the costly ones: their LSH
-    # bands are kept (datasketch's MinHashLSH took 6 KB a document for them).
-    docs = texts(400, 4)
+def kept_per_doc(docs: list[str]) -> float:
+    """Bytes a :class:`NearDuplicateIndex` in memory keeps per text of ``docs`` (each
+    checked, then added; tracemalloc)."""
     index = NearDuplicateIndex()
-    assert all(index._banded(index.fingerprint(text)) for text in docs[:20])
     index.check_and_add("warm", texts(1, 4, seed=1)[0])
     gc.collect()
     tracemalloc.start()
@@ -244,10 +243,33 @@ def test_a_document_costs_the_memory_store_about_two_kilobytes() -> None:
         for n, text in enumerate(docs):
             index.check_and_add(f"https://example.com/news/{n}.html", text)
         gc.collect()
-        per_doc = (tracemalloc.get_traced_memory()[0] - base) / len(docs)
+        return (tracemalloc.get_traced_memory()[0] - base) / len(docs)
     finally:
         tracemalloc.stop()
-    assert per_doc < 2_600, per_doc
+
+
+def test_what_a_document_costs_the_memory_store() -> None:
+    # Texts of many long sentences: their record, postings and exact hash, about 2 KB.
+    # Texts of four long sentences (about 600 characters) keep their LSH bands too, in
+    # datasketch's MinHashLSH: about 5 KB more (docs/memory.md).
+    judge = NearDuplicateIndex()
+    long_docs, short_docs = texts(300, 12), texts(300, 4)
+    assert not any(judge._banded(judge.fingerprint(text)) for text in long_docs[:20])
+    assert all(judge._banded(judge.fingerprint(text)) for text in short_docs[:20])
+    unbanded, banded = kept_per_doc(long_docs), kept_per_doc(short_docs)
+    assert unbanded < 2_600, unbanded
+    assert 4_000 < banded - unbanded < 6_000 and banded < 7_500, (banded, unbanded)
+
+
+def test_the_lsh_bands_are_in_datasketchs_minhash_lsh() -> None:
+    store = MemoryDedupStore(max_docs=None)
+    index = NearDuplicateIndex(store=store)
+    first = texts(1, 4, seed=3)[0]
+    index.check_and_add("a", first)
+    (generation,) = store._generations
+    assert isinstance(generation.lsh, MinHashLSH) and generation.lsh.keys.has_key(0)
+    lean = LeanMinHash(seed=1, hashvalues=index.fingerprint(first).signature, scheme="affine32")
+    assert generation.lsh.query(lean) == [0]
 
 
 def test_the_memory_store_holds_at_most_max_docs_and_forgets_the_oldest() -> None:
@@ -272,3 +294,22 @@ def test_the_memory_store_holds_at_most_max_docs_and_forgets_the_oldest() -> Non
     assert store.docs([0, last])[0] is None and store.docs([last])[0] is not None
     assert bounded.check_and_add("again", docs[990]) == "d990"  # (recent: found)
     assert bounded.check_and_add("old", docs[10]) is None  # (forgotten: new again)
+
+
+def test_the_lsh_bands_beyond_the_bound_are_forgotten_with_their_documents() -> None:
+    docs = texts(400, 4, seed=11)  # (all banded)
+    index = NearDuplicateIndex(store=MemoryDedupStore(max_docs=60))
+    store = index.store
+    assert isinstance(store, MemoryDedupStore)
+    for n, text in enumerate(docs):
+        index.check_and_add(f"d{n}", text)
+        assert store.held() <= 60
+        banded = sum(g.lsh.keys.size() for g in store._generations)
+        assert banded == store.held()  # (every band of a forgotten document is gone)
+    for generation in store._generations:  # (each keeps the bands of its own documents)
+        numbers = range(generation.first_id, generation.first_id + generation.docs)
+        assert sorted(generation.lsh.keys.keys()) == list(numbers)
+    lean = LeanMinHash(seed=1, hashvalues=index.fingerprint(docs[0]).signature, scheme="affine32")
+    assert not any(g.lsh.query(lean) for g in store._generations)  # (the oldest: gone)
+    assert index.check_and_add("old", docs[0]) is None
+    assert index.check_and_add("recent", docs[-1]) == "d399"

@@ -12,9 +12,9 @@ Three ways to find the earlier copy, cheapest first:
    or key found in more than ``boilerplate_docs`` documents is boilerplate (a shared
    navigation line, a widely quoted sentence) and no longer counts, the method's known
    weak spot;
-3. **MinHash LSH** on character shingles (datasketch's banding, keyed by
-   ``store.band_keys``): partial copies whose sentences were all touched (edits inside
-   every sentence, new punctuation).
+3. **MinHash LSH** on character shingles (datasketch's ``MinHashLSH`` in memory; its
+   banding, keyed by ``store.band_keys``, in the persistent stores): partial copies whose
+   sentences were all touched (edits inside every sentence, new punctuation).
 
 Texts are compared without their editorial furniture (source and editor lines, reprint
 notices, disclaimers: :mod:`~scrapy_webclean.dedup.furniture`), which a reprint adds and
@@ -39,9 +39,10 @@ Memory per document: an exact-hash entry, up to ``index_sentences + sample_sente
 fuzzy_sentences`` postings, up to ``MAX_SENTENCES`` 8-byte sentence hashes and as many
 4-byte sentence sketches, up to ``MAX_FIGURES`` 8-byte
 figures, a ``NUM_PERM`` x 4-byte signature, and LSH band keys for texts with few long
-sentences; see ``DedupStore`` for where they live. In memory that is about 2 KB a real
-text (``benchmarks/memory.py``), for at most ``MemoryDedupStore.max_docs`` documents
-(the older half forgotten when it is full).
+sentences; see ``DedupStore`` for where they live. In memory that is about 2.1 KB a real
+text, 5.9 KB one whose LSH bands are kept (datasketch's ``MinHashLSH`` keeps 4.9 KB of
+it), 2.5 KB on average (``benchmarks/memory.py``), for at most
+``MemoryDedupStore.max_docs`` documents (the older half forgotten when it is full).
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
 """Where the near-duplicate index keeps its documents: one small interface.
 
 Plain data only (integers and arrays of integers), so that a disk or Redis store can hold
-it without pickling anything. The in-memory store is compact: per document one record of
-bytes (its sentence hashes, figures, signature and sketches), its key, an exact-hash
-entry, postings for its longest sentences (a posting list stops growing at
-``POSTING_CAP``: beyond it the sentence is boilerplate anyway) and, for texts with few
-long sentences, its LSH band keys: about 1.9 to 2.1 KB a document on real texts
-(``benchmarks/memory.py``). It holds at most ``max_docs`` documents
-(:data:`MAX_MEMORY_DOCS` by default), forgetting the oldest half at a time.
+it without pickling anything. The in-memory store keeps per document one record of bytes
+(its sentence hashes, figures, signature and sketches), its key, an exact-hash entry,
+postings for its longest sentences (a posting list stops growing at ``POSTING_CAP``:
+beyond it the sentence is boilerplate anyway) and, for texts with few long sentences, its
+LSH bands in datasketch's ``MinHashLSH``. On real texts (``benchmarks/memory.py``) that is
+about 2.1 KB a document without LSH bands and 5.9 KB with (``MinHashLSH`` keeps 4.9 KB of
+it), 2.5 KB on average. It holds at most ``max_docs`` documents (:data:`MAX_MEMORY_DOCS`
+by default), forgetting the oldest half at a time.
 """
 
 from __future__ import annotations
@@ -19,14 +20,17 @@ from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+from datasketch import LeanMinHash, MinHashLSH
 
 from scrapy_webclean.dedup.fingerprint import NUM_PERM, Fingerprint
 
 #: Documents kept per posting list (a sentence in more is boilerplate).
 POSTING_CAP = 64
-#: Documents :class:`MemoryDedupStore` holds by default, at most (about 2 KB each: 1 to
-#: 2 GB); it forgets the older half when it is full.
+#: Documents :class:`MemoryDedupStore` holds by default, at most (about 2.5 KB each on
+#: real texts: 2.5 GB; up to 6 GB of short texts only); it forgets the older half when full.
 MAX_MEMORY_DOCS = 1_000_000
+#: The smallest bound :class:`MemoryDedupStore` takes: two generations of one document.
+MIN_MEMORY_DOCS = 2
 
 
 @dataclass(slots=True, frozen=True)
@@ -185,19 +189,32 @@ def _stored(key: str, first: str, record: bytes) -> StoredDoc:
     return StoredDoc(key, sentences, signature, length, chars, first, figures, sketches)
 
 
+def _band_index(bands: int) -> MinHashLSH:
+    """datasketch's ``MinHashLSH`` of ``bands`` bands of ``NUM_PERM // bands`` rows, in its
+    in-memory storage (where nothing is pickled)."""
+    return MinHashLSH(num_perm=NUM_PERM, params=(bands, NUM_PERM // bands))
+
+
+def _lean(signature: npt.NDArray[np.uint32]) -> LeanMinHash:
+    """A signature as datasketch's ``MinHashLSH`` takes it (``fingerprint``'s one-permutation
+    MinHash is ``affine32``-hashed, seed 1)."""
+    return LeanMinHash(seed=1, hashvalues=signature, scheme="affine32")
+
+
 @dataclass(slots=True)
 class _Generation:
     """The tables of the documents numbered from ``first_id`` on, until the next
-    generation starts: exact hashes, sentence postings, LSH bands."""
+    generation starts: exact hashes, sentence postings, and the LSH bands in a
+    ``MinHashLSH`` of its own (forgotten with the generation)."""
 
     first_id: int
+    lsh: MinHashLSH
     docs: int = 0
     exact: dict[int, str] = field(default_factory=dict)
-    # A posting (or band) of one document is that document's number (most sentences are
-    # in one document: a list apiece would cost more than the number); of several, a list.
+    # A posting of one document is that document's number (most sentences are in one
+    # document: a list apiece would cost more than the number); of several, a list.
     postings: dict[int, int | list[int]] = field(default_factory=dict)
     counts: dict[int, int] = field(default_factory=dict)  # (hashes posted twice or more)
-    bands: dict[int, int | list[int]] = field(default_factory=dict)
 
 
 def _listed(entry: int | list[int]) -> list[int]:
@@ -206,28 +223,34 @@ def _listed(entry: int | list[int]) -> list[int]:
 
 class MemoryDedupStore:
     """In-process :class:`DedupStore`, bounded: at most ``max_docs`` documents (None:
-    no bound).
+    no bound). A document is one bytes record and its key; its LSH bands are in
+    datasketch's ``MinHashLSH``.
 
     Documents live in two generations of ``max_docs // 2`` each (the same for exact
-    hashes, including those of texts stored by hash only): when the newer one is full,
-    the older one is forgotten, documents, exact hashes, postings and bands, and a new
-    one starts. A text is so compared with the last ``max_docs // 2`` to ``max_docs``
-    documents; a copy of an older one is unique again (and is stored). Until the first
-    ``max_docs`` are stored nothing is forgotten, and the answers are those of an
-    unbounded store. The LSH bands are keyed as the persistent stores key them
-    (:func:`band_keys`).
+    hashes, including those of texts stored by hash only), each with its own tables and
+    its own ``MinHashLSH``: when the newer one is full, the older one is forgotten whole,
+    documents, exact hashes, postings and its ``MinHashLSH``, and a new one starts. A text
+    is so compared with the last ``max_docs // 2`` to ``max_docs`` documents; a copy of
+    an older one is unique again (and is stored). Until the first ``max_docs`` are stored
+    nothing is forgotten, and the answers are those of an unbounded store.
     """
 
     def __init__(self, lsh_bands: int = 16, max_docs: int | None = MAX_MEMORY_DOCS) -> None:
-        if max_docs is not None and max_docs < 2:
-            raise ValueError(f"max_docs must be 2 or more (or None), not {max_docs}")
+        if max_docs is not None and max_docs < MIN_MEMORY_DOCS:
+            raise ValueError(
+                f"max_docs must be {MIN_MEMORY_DOCS} or more (or None), not {max_docs}"
+            )
         self.lsh_bands = lsh_bands
         self.max_docs = max_docs
         self._first_id = 0  # the number of the oldest document held
         self._keys: list[str] = []
         self._records: list[bytes] = []
         self._firsts: dict[int, str] = {}  # copies only: doc -> key of the first copy
-        self._generations = [_Generation(0)]  # the older first
+        self._generations = [self._generation(0)]  # the older first
+
+    def _generation(self, first_id: int) -> _Generation:
+        """A new, empty generation of the documents numbered from ``first_id`` on."""
+        return _Generation(first_id, _band_index(self.lsh_bands))
 
     def count(self) -> int:
         return self._first_id + len(self._keys)
@@ -247,7 +270,7 @@ class MemoryDedupStore:
                 del self._keys[:forget], self._records[:forget]
                 self._first_id += forget
                 self._firsts = {d: k for d, k in self._firsts.items() if d >= self._first_id}
-            current = _Generation(self.count())
+            current = self._generation(self.count())
             self._generations.append(current)
         return current
 
@@ -264,19 +287,17 @@ class MemoryDedupStore:
                         found += _listed(entry)
                 if found:
                     postings.append(found[:POSTING_CAP])
-            similar: set[int] = set()
+            similar: list[int] = []
             if signature is not None:
-                for band in band_keys(signature, self.lsh_bands):
-                    for generation in generations:
-                        entry = generation.bands.get(band)
-                        if entry is not None:
-                            similar.update(_listed(entry))
+                lean = _lean(signature)
+                for generation in generations:
+                    similar += generation.lsh.query(lean)
             held = None
             for generation in reversed(generations):
                 held = generation.exact.get(exact)
                 if held is not None:
                     break
-            looks.append(Lookup(held, postings, sorted(similar), count))
+            looks.append(Lookup(held, postings, similar, count))
         return looks
 
     def docs(self, doc_ids: Sequence[int]) -> list[StoredDoc | None]:
@@ -330,15 +351,7 @@ class MemoryDedupStore:
                 posting.append(doc_id)
             counts[digest] = counts.get(digest, 1) + 1
         if banded:
-            bands = generation.bands
-            for band in band_keys(fp.signature, self.lsh_bands):
-                entry = bands.get(band)
-                if entry is None:
-                    bands[band] = doc_id
-                elif isinstance(entry, int):
-                    bands[band] = [entry, doc_id]
-                else:
-                    entry.append(doc_id)
+            generation.lsh.insert(doc_id, _lean(fp.signature), check_duplication=False)
         return doc_id
 
     def set_first(self, doc_id: int, first: str) -> None:

@@ -7,6 +7,10 @@ exported; a later copy is dropped with ``DropItem`` (a ``WebcleanDrop``) naming 
 field (``"mark"``). Hub and list pages are compared for exact copies only. Stats: ``webclean/dedup/unique``, ``webclean/dedup/exact``,
 ``webclean/dedup/near``, and ``webclean/dedup/skipped/<reason>`` for items with no text.
 
+With ``WEBCLEAN_STATE = "memory"`` (the default) each of the two indexes (articles, list
+pages) keeps at most ``WEBCLEAN_DEDUP_MAX_DOCS`` documents, forgetting the older half when
+full (``MemoryDedupStore``); a copy of a forgotten page is then exported again.
+
 With ``WEBCLEAN_STATE = "redis"`` the index is shared by every process of the crawl: the
 checks run in one worker thread, in batches of up to ``WEBCLEAN_DEDUP_BATCH`` items (the
 items that arrived while the previous batch was out), so the reactor never waits on Redis.
@@ -119,10 +123,12 @@ class DedupPipeline:
         #: (item, its text as stored, the fingerprint of that text), oldest first.
         self._handed: dict[int, tuple[Any, str, Fingerprint]] = {}
         self.state = CrawlState.of(crawler)
+        #: Most documents each in-memory index keeps (WEBCLEAN_STATE 'memory').
+        self.max_docs = int(get_setting(settings, "WEBCLEAN_DEDUP_MAX_DOCS"))
         self.index = PageIndex.of_stores(
             options,
-            self.state.dedup_store(options.lsh_bands),
-            self.state.dedup_store(options.lsh_bands, LIST_NAMESPACE),
+            self.state.dedup_store(options.lsh_bands, max_docs=self.max_docs),
+            self.state.dedup_store(options.lsh_bands, LIST_NAMESPACE, self.max_docs),
         )
         self.batcher: _Batcher | None = None
         if self.state.remote:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scrapy_webclean.ads.options import AdModelOptions
+from scrapy_webclean.dedup.store import MAX_MEMORY_DOCS, MIN_MEMORY_DOCS
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, Limits
 from scrapy_webclean.html.pagewalk import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
 from scrapy_webclean.integration.setting_rules import (
@@ -394,6 +395,14 @@ SETTINGS: tuple[Setting, ...] = (
         64,
         "Most items checked for duplicates in one batch (one set of Redis round trips).",
         integer(minimum=1),
+    ),
+    Setting(
+        "WEBCLEAN_DEDUP_MAX_DOCS",
+        MAX_MEMORY_DOCS,
+        "Most documents the near-duplicate index keeps in memory (WEBCLEAN_STATE 'memory'), "
+        "about 2.5 KB each (6 KB a short text); when full it forgets the older half. Not "
+        "used with 'jobdir' or 'redis'.",
+        integer(minimum=MIN_MEMORY_DOCS),
     ),
     Setting(
         "WEBCLEAN_LINK_GRAPH",

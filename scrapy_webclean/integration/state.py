@@ -47,7 +47,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
 from scrapy_webclean.ads.stats import AdStatsStore, MemoryAdStatsStore
-from scrapy_webclean.dedup.store import DedupStore, MemoryDedupStore
+from scrapy_webclean.dedup.store import MAX_MEMORY_DOCS, DedupStore, MemoryDedupStore
 from scrapy_webclean.extraction.template import MemoryTemplateStore, TemplateStore
 from scrapy_webclean.integration.settings import get_setting
 from scrapy_webclean.integration.workers import Cleaned, StateSpec
@@ -358,12 +358,18 @@ class CrawlState:
             return MemoryTemplateStore()
         return BackendTemplateStore(self._templates or self.backend, on_blind=self._note_blind)
 
-    def dedup_store(self, lsh_bands: int = 16, namespace: str = DEDUP_NAMESPACE) -> DedupStore:
+    def dedup_store(
+        self,
+        lsh_bands: int = 16,
+        namespace: str = DEDUP_NAMESPACE,
+        max_docs: int | None = MAX_MEMORY_DOCS,
+    ) -> DedupStore:
         """A dedup index's store (``namespace``: the article index's tables, or the list
         pages' index's, ``LIST_NAMESPACE``): with Redis, to be called from :meth:`worker`
-        only."""
+        only. ``max_docs`` bounds the in-memory store (``WEBCLEAN_DEDUP_MAX_DOCS``; None:
+        no bound); the JOBDIR and Redis stores are not bounded."""
         if self.backend is None:
-            return MemoryDedupStore(lsh_bands)
+            return MemoryDedupStore(lsh_bands, max_docs)
         return BackendDedupStore(self._worker_side or self.backend, lsh_bands, namespace)
 
     def dedup_backend(self) -> StateBackend | None:
