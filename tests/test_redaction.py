@@ -303,3 +303,16 @@ def test_a_malformed_redis_url_is_refused_without_its_password() -> None:
         RedisBackend(f"redis://:{head}/{tail}@127.0.0.1:6379/0")
     shown = _everything_shown(refused.value)
     assert head not in shown and tail not in shown, shown
+
+
+def test_redacting_a_long_query_is_linear() -> None:
+    from tests.linear import assert_linear
+
+    assert_linear(
+        redact_url, lambda n: "https://example.com/?" + "a" * n, 20_000, "query with no '='"
+    )
+    assert_linear(
+        redact_url, lambda n: "https://example.com/?" + "a=b&" * (n // 4), 20_000, "pairs"
+    )
+    assert redact_url("https://h/?a=b;token=x&c") == "https://h/?a=b;token=***&c"
+
