@@ -22,6 +22,10 @@ from scrapy_webclean.segmentation.quark import QuarkOptions, segment_page, segme
 
 #: A figure's caption is at most this long (characters); a longer text is a block of its own.
 FIGURE_MAX_CHARS = 400
+#: A block's path (:func:`node_path`) names at most this many levels above it (the
+#: deepest page of the extraction sets is 50 levels deep).
+NODE_PATH_MAX_LEVELS = 100
+_PATH_CUT = "…"
 
 
 def labelled_blocks(
@@ -81,24 +85,17 @@ def labelled_blocks(
 
 
 def common_ancestor(model: PageModel, nodes: Sequence[int]) -> int:
-    """The deepest node whose subtree holds all ``nodes`` (-1 for none)."""
+    """The deepest node whose subtree holds all ``nodes`` (-1 for none): the nearest
+    ancestor-or-self of the first of them in document order whose subtree reaches the
+    last (a subtree is a range of indices), one climb."""
     if not nodes:
         return -1
-    parents = model.parents
-    path = []
-    node = nodes[0]
-    while node >= 0:
-        path.append(node)
+    parents, node_count = model.parents, model.node_count
+    first, last = min(nodes), max(nodes)
+    node = first
+    while node >= 0 and node + node_count[node] <= last:
         node = parents[node]
-    depth_of = {node: depth for depth, node in enumerate(reversed(path))}
-    best = len(path) - 1  # depth of nodes[0] itself
-    for other in nodes[1:]:
-        while other not in depth_of or depth_of[other] > best:
-            other = parents[other]
-            if other < 0:
-                return -1
-        best = depth_of[other]
-    return path[len(path) - 1 - best]
+    return node
 
 
 def _final_label(
@@ -123,17 +120,23 @@ def _image(model: PageModel, position: int) -> Image:
 
 
 def node_path(model: PageModel, node: int) -> str:
-    """A short CSS-like path to a node, e.g. ``body>div#main>div.article``."""
+    """A short CSS-like path to a node, e.g. ``body>div#main>div.article``: its nearest
+    :data:`NODE_PATH_MAX_LEVELS` levels, after ``…>`` when the node is deeper (a path
+    per block of a page nested a thousand levels deep was a thousand levels each)."""
     parts: list[str] = []
     while node > 0:
+        if len(parts) == NODE_PATH_MAX_LEVELS:
+            parts.append(_PATH_CUT)
+            break
         element = model.elements[node]
         part = model.tags[node] or "?"
         element_id = element.get("id")
-        classes = (element.get("class") or "").split()
         if element_id:
             part += "#" + element_id.strip()
-        elif classes:
-            part += "." + classes[0]
+        else:
+            classes = (element.get("class") or "").split()
+            if classes:
+                part += "." + classes[0]
         parts.append(part)
         node = model.parents[node]
     return ">".join(reversed(parts)) or model.tags[0]

@@ -1,5 +1,7 @@
-"""Hostile and broken pages: each is cleaned or refused with a stated reason, quickly,
-without touching the network; nothing escapes as an exception from the pipeline.
+"""Hostile and broken pages: each is cleaned or refused with a stated reason, without
+touching the network; nothing escapes as an exception from the pipeline. No test here
+asserts a time: how the cost of each hostile input class grows with its size is
+``tests/test_linear_time.py``'s (a ratio, in one process).
 
 The pages are made here (nothing big is shipped): see each test.
 """
@@ -9,9 +11,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import http.server
-import importlib
-import pkgutil
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +19,6 @@ from typing import Any, ClassVar
 import pytest
 from scrapy.utils.test import get_crawler
 
-import scrapy_webclean
 from scrapy_webclean import clean_html
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.integration.pipelines import CleanPipeline
@@ -47,8 +45,7 @@ def test_empty_and_binary_bodies_are_refused_with_their_reason() -> None:
     assert reason(binary, "text/html") == "not_html"
 
 
-def test_pages_over_a_limit_are_skipped_whole_and_fast() -> None:
-    started = time.monotonic()
+def test_pages_over_a_limit_are_skipped_whole() -> None:
     huge = page("<p>" + EN + "</p>" * 1).encode() + b" " * 20_000_000  # a 20 MB page
     assert reason(huge) == "too_large"
     deep = page("<div>" * 100_000 + EN + "</div>" * 100_000)
@@ -60,7 +57,6 @@ def test_pages_over_a_limit_are_skipped_whole_and_fast() -> None:
     # Moderately deep (but under the limit) is cleaned.
     nested = page("<div>" * 900 + f"<p>{EN}</p>" + "</div>" * 900)
     assert EN in clean_html(nested).text
-    assert time.monotonic() - started < 60  # a bound, not a benchmark: seconds, not hours
 
 
 def test_gbk_labelled_utf8_and_the_reverse() -> None:
@@ -142,9 +138,7 @@ def test_xhtml_entities_are_not_expanded_and_nothing_is_fetched(
         f"<article><p>{EN} &lol9; &xxe; &leak; &amp; &eacute;</p><p>{EN}</p></article>"
         "</body></html>"
     )
-    started = time.monotonic()
     result = clean_html(xhtml.encode("utf-8"), "http://example.com/x")
-    assert time.monotonic() - started < 10
     assert EN in result.text
     assert "lollol" not in result.text and "LEAKED" not in result.text
     assert len(result.text) < 10 * len(EN)
@@ -152,30 +146,7 @@ def test_xhtml_entities_are_not_expanded_and_nothing_is_fetched(
     assert hits == []
 
 
-def _our_patterns() -> list[tuple[str, re.Pattern[str] | re.Pattern[bytes]]]:
-    found = []
-    for info in pkgutil.walk_packages(scrapy_webclean.__path__, "scrapy_webclean."):
-        module = importlib.import_module(info.name)
-        spaces = [(info.name, vars(module))]
-        spaces += [
-            (f"{info.name}.{name}", vars(value))
-            for name, value in vars(module).items()
-            if isinstance(value, type) and value.__module__ == info.name
-        ]
-        for where, space in spaces:
-            for name, value in space.items():
-                if isinstance(value, re.Pattern):
-                    found.append((f"{where}.{name}", value))
-                elif isinstance(value, (tuple, list)) and value:
-                    found += [
-                        (f"{where}.{name}[{i}]", p)
-                        for i, p in enumerate(value)
-                        if isinstance(p, re.Pattern)
-                    ]
-    return found
-
-
-#: Inputs that make backtracking regular expressions explode: long runs of one class,
+#: Text that makes backtracking regular expressions explode: long runs of one class,
 #: alternations of two, almost-matches repeated.
 _NASTY = [
     "a" * 30_000,
@@ -199,29 +170,12 @@ _NASTY = [
 ]
 
 
-def test_no_regular_expression_backtracks_catastrophically() -> None:
-    patterns = _our_patterns()
-    assert len(patterns) > 20
-    slow = []
-    for name, pattern in patterns:
-        for text in _NASTY:
-            subject: Any = text.encode("utf-8") if isinstance(pattern.pattern, bytes) else text
-            started = time.monotonic()
-            pattern.search(subject)
-            pattern.findall(subject[:5000])
-            spent = time.monotonic() - started
-            if spent > 2.0:  # linear work on 30k characters is milliseconds
-                slow.append((name, text[:12], round(spent, 1)))
-    assert not slow
-
-
-def test_nasty_text_in_a_page_is_cleaned_in_bounded_time() -> None:
+def test_nasty_text_in_a_page_is_cleaned_or_refused() -> None:
+    # (How the time grows with such text is tests/test_linear_time.py's: no time here.)
     for text in _NASTY:
         html = page(f"<article><h1>{text[:200]}</h1><p>{text}</p><p>{EN}</p></article>")
-        started = time.monotonic()
         with contextlib.suppress(CleanError):
             clean_html(html, "http://example.com/n")
-        assert time.monotonic() - started < 10, text[:20]
 
 
 def test_the_pipeline_counts_refused_pages_and_passes_them_on() -> None:

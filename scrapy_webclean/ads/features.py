@@ -182,7 +182,15 @@ def file_name_tokens(url: str) -> list[str]:
 
 
 def is_ad_host(host: str) -> bool:
-    """True when ``host`` is, or is under, a known ad-serving or tracking host."""
+    """True when ``host`` is, or is under, a known ad-serving or tracking host. (Only its
+    suffixes no longer than the longest known host are looked up: the host of a page's
+    image address may be as long as the page makes it, and one copy per label took the
+    square of that.)"""
+    if len(host) > _LONGEST_AD_HOST:
+        cut = host.find(".", len(host) - _LONGEST_AD_HOST - 1)
+        if cut < 0:
+            return False
+        host = host[cut + 1 :]
     while host:
         if host in AD_HOSTS:
             return True
@@ -190,6 +198,9 @@ def is_ad_host(host: str) -> bool:
         if not dot:
             return False
     return False
+
+
+_LONGEST_AD_HOST = max(map(len, AD_HOSTS))
 
 
 #: A declared width or height of at most this many pixels: a tracking pixel, a spacer

@@ -26,7 +26,9 @@ from datetime import date
 
 from lxml import etree
 
+from scrapy_webclean.extraction.declared import ITEMPROP_XPATH
 from scrapy_webclean.extraction.jsonld import json_ld_items, json_objects
+from scrapy_webclean.html.pagemodel import within
 from scrapy_webclean.text.datepatterns import (
     DAY_FIRST_DATE,
     MONTH_FIRST_DATE,
@@ -232,12 +234,17 @@ def json_ld_date(root: etree._Element) -> str | None:
 _ARTICLE_TAGS = ("article", "header", "main")
 
 
+def _is_article(element: etree._Element) -> bool:
+    return element.tag in _ARTICLE_TAGS
+
+
 def time_date(root: etree._Element) -> str | None:
     """The date of a ``<time>`` (its ``datetime``, else its text: ``<time>Dec 19,
     2025</time>``): one marked ``pubdate`` (HTML5 drafts), else the first inside an
     ``<article>``, ``<header>`` or ``<main>``, else the first on the page (a sidebar's list
     of other posts may come before the article)."""
     first = own = None
+    in_article: dict[etree._Element, bool] = {}  # (see pagemodel.within)
     for element in root.iter("time"):
         found = parse_date(element.get("datetime") or element.text or "")
         if not found:
@@ -246,7 +253,7 @@ def time_date(root: etree._Element) -> str | None:
             return found
         if first is None:
             first = found
-        if own is None and next(element.iterancestors(*_ARTICLE_TAGS), None) is not None:
+        if own is None and within(element, _is_article, in_article):
             own = found
     return own or first
 
@@ -280,7 +287,7 @@ def _names_itemprop_date(source: str) -> bool:
 
 
 def _itemprop_date(root: etree._Element) -> str | None:
-    for element in root.iterfind(".//*[@itemprop]"):
+    for element in ITEMPROP_XPATH(root):
         if "datepublished" in (element.get("itemprop") or "").lower().split():
             found = parse_date(element.get("content") or element.get("datetime") or "")
             if found:

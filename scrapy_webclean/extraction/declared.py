@@ -34,7 +34,10 @@ PRODUCT_TYPES = frozenset((*(name.lower() for name in PRODUCT_TYPE_NAMES), "indi
 DECLARED_LINE_MIN_UNITS = 10.0
 _SPACES_RE = re.compile(r"\s+")
 #: Markup inside a declared text (FAQ answers are HTML).
-_TAG_RE = re.compile(r"<[^>]*>")
+_TAG_RE = re.compile(r"<[^>]*+>")
+#: The elements with an ``itemprop``, in document order (libxml2's XPath: ElementPath's
+#: ``iterfind`` took the square of the depth on deep pages).
+ITEMPROP_XPATH = etree.XPath(".//*[@itemprop]")
 #: What a JSON-LD script read for declared text holds (a product or a question).
 _JSON_LD_NEEDLES = ("roduct", "Question")
 
@@ -69,7 +72,17 @@ def declared_text(root: etree._Element, markup: str | None = None) -> str:
                     parts.extend(_strings(answer.get("text")))
     if microdata:
         parts.extend(_microdata_descriptions(root))
-    return comparable(html.unescape(_TAG_RE.sub(" ", " ".join(parts))))
+    return comparable(html.unescape(replace_tags(" ".join(parts), " ")))
+
+
+def replace_tags(text: str, replacement: str) -> str:
+    """``text`` with each tag (``<`` to the next ``>``, :data:`_TAG_RE`) replaced, in one
+    pass. A ``<`` with no ``>`` after it is no tag: only the text up to the last ``>`` is
+    searched (from each of a run of ``<`` with none, the pattern would scan to the end)."""
+    last = text.rfind(">")
+    if last < 0:
+        return text
+    return _TAG_RE.sub(replacement, text[: last + 1]) + text[last + 1 :]
 
 
 def _declares_text(name: str) -> bool:
@@ -87,19 +100,50 @@ def _objects(value: object) -> list[dict[str, object]]:
 
 
 def _microdata_descriptions(root: etree._Element) -> list[str]:
-    """The text of the microdata ``itemprop="description"`` elements of product items."""
+    """The text of the microdata ``itemprop="description"`` elements of product items.
+
+    A description inside one already taken is not taken again (its text is part of that
+    one's): nested descriptions cost the page's size, not its size times their depth.
+    The item an element belongs to is found once per element climbed through."""
     found = []
-    for element in root.iterfind(".//*[@itemprop]"):
+    above: dict[etree._Element, tuple[str | None, bool]] = {}
+    for element in ITEMPROP_XPATH(root):
         if "description" not in (element.get("itemprop") or "").lower().split():
             continue
         # (the item it belongs to: the nearest ancestor with an itemtype)
-        itemtype = next(
-            (t for t in (a.get("itemtype") for a in element.iterancestors()) if t is not None),
-            None,
-        )
+        itemtype, inside_taken = _item_above(element, above)
+        if inside_taken:
+            continue
         if itemtype is not None and itemtype.strip().rsplit("/", 1)[-1].lower() in PRODUCT_TYPES:
             found.append(" ".join(element.itertext()))
+            own = element.get("itemtype")
+            above[element] = (own if own is not None else itemtype, True)
     return found
+
+
+def _item_above(
+    element: etree._Element, above: dict[etree._Element, tuple[str | None, bool]]
+) -> tuple[str | None, bool]:
+    """The ``itemtype`` of ``element``'s nearest ancestor that has one (None for none),
+    and whether an ancestor is a description taken already. ``above`` holds both for
+    every element climbed through (its own ``itemtype`` counting), and is filled in here."""
+    climbed: list[etree._Element] = []
+    itemtype: str | None = None
+    inside_taken = False
+    node = element.getparent()
+    while node is not None:
+        known = above.get(node)
+        if known is not None:
+            itemtype, inside_taken = known
+            break
+        climbed.append(node)
+        node = node.getparent()
+    for passed in reversed(climbed):  # (from the top down)
+        own = passed.get("itemtype")
+        if own is not None:
+            itemtype = own
+        above[passed] = (itemtype, inside_taken)
+    return itemtype, inside_taken
 
 
 def keep_declared_lines(

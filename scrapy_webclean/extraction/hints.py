@@ -12,6 +12,7 @@ except a consent dialog's and a comment section's names (a long thread under a s
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 
 from lxml import etree
@@ -25,7 +26,7 @@ from scrapy_webclean.extraction.hintwords import (
     names_consent,
     resolve_hint,
 )
-from scrapy_webclean.html.pagemodel import PageModel
+from scrapy_webclean.html.pagemodel import PageModel, climb
 
 #: A container named for navigation (:data:`~scrapy_webclean.extraction.hintwords.NAVIGATION_RE`)
 #: is read for its other words when it holds at least this much prose (text units) and at
@@ -217,18 +218,35 @@ def _marked_not_text(model: PageModel, node: int, hint: int) -> bool:
     if role in NOT_TEXT_ROLES or element.get("data-nosnippet") is not None:
         return True
     banner = role == "banner" or (tags[node] == "header" and not _in_section(model, node))
-    return banner and hint <= NEUTRAL and "h1" not in tags[node : node + model.node_count[node]]
+    return banner and hint <= NEUTRAL and not _holds_h1(model, node)
+
+
+def _holds_h1(model: PageModel, node: int) -> bool:
+    """True when ``node``'s subtree holds an ``<h1>``: a search in the page's ``<h1>``
+    positions (found once a page), not a scan of the subtree (headers in headers would
+    each scan all below them)."""
+    positions = model.memo.get(_H1_POSITIONS)
+    if positions is None:
+        positions = model.memo[_H1_POSITIONS] = [i for i, t in enumerate(model.tags) if t == "h1"]
+    at = bisect_left(positions, node)
+    return at < len(positions) and positions[at] < node + model.node_count[node]
+
+
+_H1_POSITIONS = "hints: <h1> positions"
 
 
 def _in_section(model: PageModel, node: int) -> bool:
-    """True when an ancestor of ``node`` is a sectioning element (:data:`SECTIONING_TAGS`)."""
+    """True when an ancestor of ``node`` is a sectioning element (:data:`SECTIONING_TAGS`);
+    each element is climbed through once a page (``pagemodel.climb``)."""
     tags, parents = model.tags, model.parents
-    node = parents[node]
-    while node >= 0:
-        if tags[node] in SECTIONING_TAGS:
-            return True
-        node = parents[node]
-    return False
+    if parents[node] < 0:
+        return False
+    known = model.memo.setdefault(_NEAREST_SECTION, {})
+    found = climb(parents, parents[node], lambda i: tags[i] not in SECTIONING_TAGS, known)
+    return found >= 0 and tags[found] in SECTIONING_TAGS
+
+
+_NEAREST_SECTION = "hints: nearest sectioning element"
 
 
 #: A form to fill in has at least this many fields, and at most this many characters of
@@ -242,5 +260,8 @@ def _fill_in(model: PageModel, node: int) -> bool:
     request): its text is labels and notices, not the page's. Forms that wrap content (a
     comment kept editable, a list of results with a sort box, an ASP.NET page) have few
     fields for their text."""
-    fields = sum(1 for _ in model.elements[node].iter("input", "textarea", "select"))
-    return fields >= FORM_MIN_FIELDS and model.text_len[node] <= FORM_MAX_CHARS_PER_FIELD * fields
+    # (Counted only as far as the answer needs: forms nested in forms would each count
+    # all the fields below them.)
+    needed = max(FORM_MIN_FIELDS, -(-model.text_len[node] // FORM_MAX_CHARS_PER_FIELD))
+    fields = model.elements[node].iter("input", "textarea", "select")
+    return any(count >= needed for count, _ in enumerate(fields, 1))

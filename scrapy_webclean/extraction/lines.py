@@ -67,6 +67,8 @@ def build_lines(model: PageModel) -> list[Line]:
     classes, parents, custom_marks = model.classes, model.parents, model.custom
     inline = TagClass.D
     lines: list[Line] = []
+    # (an inline element's container and C mark, found once: see _container)
+    containers: dict[int, tuple[int, bool]] = {}
     n = len(runs)
     # Line starts: the first run and every run after a line break.
     starts = [0] + [i for i in range(1, n) if runs[i].line_break] if n else []
@@ -88,11 +90,38 @@ def build_lines(model: PageModel) -> list[Line]:
         if not text:
             continue
         node = runs[start].owner
-        custom = custom_marks[node]
-        while node > 0 and classes[node] is inline:
-            node = parents[node]
-            custom = custom or custom_marks[node]
+        if node > 0 and classes[node] is inline:
+            node, custom = _container(node, parents, classes, custom_marks, containers)
+        else:
+            custom = custom_marks[node]
         lines.append(
             Line(start, end, node, text, chars, anchor, text_units(text), custom, is_prose(text))
         )
     return lines
+
+
+def _container(
+    node: int,
+    parents: list[int],
+    classes: list[TagClass],
+    custom_marks: list[bool],
+    known: dict[int, tuple[int, bool]],
+) -> tuple[int, bool]:
+    """The container of an inline element (its nearest ancestor that is not inline, or
+    the root) and whether it or any element up to the container is customised (C).
+    ``known`` holds the answers of the inline elements climbed through before: lines
+    deep in nested inline elements (``<b>`` in ``<b>`` ...) climb each element once."""
+    climbed: list[int] = []
+    while node > 0 and classes[node] is TagClass.D:
+        answer = known.get(node)
+        if answer is not None:
+            container, custom = answer
+            break
+        climbed.append(node)
+        node = parents[node]
+    else:
+        container, custom = node, custom_marks[node]
+    for inline in reversed(climbed):  # (from the top down: a mark holds for those below)
+        custom = custom or custom_marks[inline]
+        known[inline] = (container, custom)
+    return container, custom

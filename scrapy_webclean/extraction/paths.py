@@ -32,3 +32,28 @@ def path_similarity(a: Sequence[str], b: Sequence[str]) -> float:
 def path_threshold(depth: int) -> float:
     """``Th = 1 - 1/2**(depth - 2)`` for a longest leaf at ``depth`` (tags on its path)."""
     return 1.0 - 0.5 ** max(depth - 2, 0)
+
+
+def path_similarities(
+    model: PageModel, reference: Sequence[str], nodes: Sequence[int]
+) -> list[float]:
+    """``path_similarity(reference, tag_path(model, node))`` of each of ``nodes``, each
+    node's path climbed once: a node's similarity is its parent's plus its own depth's
+    term, added in the same order as :func:`path_similarity` adds them. (A path per line
+    cost the page's depth per line.)"""
+    tags, parents = model.tags, model.parents
+    known: dict[int, tuple[int, float]] = {}  # node -> (tags on its path, similarity)
+    found = []
+    for node in nodes:
+        climbed = []
+        while node >= 0 and node not in known:
+            climbed.append(node)
+            node = parents[node]
+        length, similarity = known[node] if node >= 0 else (0, 0.0)
+        for below in reversed(climbed):
+            length += 1
+            if length <= len(reference) and tags[below] == reference[length - 1]:
+                similarity += 0.5**length
+            known[below] = (length, similarity)
+        found.append(similarity)
+    return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
-from scrapy_webclean.extraction.paths import path_similarity, path_threshold, tag_path
+from scrapy_webclean.extraction.paths import path_similarities, path_threshold, tag_path
 from scrapy_webclean.extraction.tfidf import prune_scores
 from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.segmentation.linkdensity import link_density_blocks
@@ -51,10 +51,9 @@ def second_opinion(
     longest = max(kept_lines, key=lambda i: lines[i].chars)
     reference = tag_path(model, lines[longest].node)
     threshold = path_threshold(len(reference))
+    similarities = path_similarities(model, reference, [lines[i].node for i in candidates])
     candidates = [
-        i
-        for i in candidates
-        if path_similarity(reference, tag_path(model, lines[i].node)) > threshold
+        i for i, similarity in zip(candidates, similarities, strict=True) if similarity > threshold
     ]
     if not candidates:
         return

@@ -64,7 +64,7 @@ def drop_repeated_copies(
     a second copy of the text. A repeat on the same path (an item of a repeating
     structure) is kept."""
     first: dict[str, int] = {}
-    paths: dict[int, ElementPath] = {}
+    paths = _PathIds(model)
     for i, line in enumerate(lines):
         if not kept[i] or line.units < min_units:
             continue
@@ -72,10 +72,34 @@ def drop_repeated_copies(
         earlier = first.setdefault(key, i)
         if earlier == i:
             continue
-        if earlier not in paths:
-            paths[earlier] = element_path(model, lines[earlier].node)
-        if element_path(model, line.node) != paths[earlier]:
+        if paths.of(line.node) != paths.of(lines[earlier].node):
             kept[i] = False
+
+
+class _PathIds:
+    """A number per distinct :func:`element_path`, found once per node: two nodes have
+    the same path exactly when they have the same number (a node's number is that of its
+    tag, its class and its parent's number). Comparing paths climbed from both nodes to
+    the root cost the page's depth per repeated line."""
+
+    def __init__(self, model: PageModel) -> None:
+        self.model = model
+        self.ids: dict[int, int] = {0: 0}  # (the root ends every path: the empty one)
+        self.numbers: dict[tuple[str, str, int], int] = {}
+
+    def of(self, node: int) -> int:
+        tags, elements, parents = self.model.tags, self.model.elements, self.model.parents
+        ids = self.ids
+        climbed: list[int] = []
+        while node > 0 and node not in ids:
+            climbed.append(node)
+            node = parents[node]
+        number = ids.get(node, 0)
+        for below in reversed(climbed):
+            step = (tags[below], elements[below].get("class") or "", number)
+            number = self.numbers.setdefault(step, len(self.numbers) + 1)
+            ids[below] = number
+        return number
 
 
 def element_path(model: PageModel, node: int) -> ElementPath:

@@ -15,8 +15,12 @@ are ``repeats``' job.
 
 from __future__ import annotations
 
+import sys
+from bisect import bisect_left
 from functools import lru_cache
 from urllib.parse import urlsplit
+
+from lxml import etree
 
 from scrapy_webclean.extraction.hintwords import STRONG_NEGATIVE
 from scrapy_webclean.extraction.lines import Line
@@ -36,7 +40,7 @@ from scrapy_webclean.extraction.vocabulary import (
     is_taxonomy_line,
     is_ui_line,
 )
-from scrapy_webclean.html.pagemodel import PageModel, UrlResolver
+from scrapy_webclean.html.pagemodel import PageModel, UrlResolver, climb
 from scrapy_webclean.html.tagclasses import TagClass
 from scrapy_webclean.segmentation.classify import NoiseWords
 
@@ -233,11 +237,18 @@ def keep_linked_headings(
     index page's headings to its chapters) is a heading of the text, not navigation. A
     heading that links elsewhere is a teaser's title."""
     into_page = _InPage(url, model.base_url)
+    headings: dict[int, int] = {}  # line -> its heading
     for i, line in enumerate(lines):
         if linked[i]:
             heading = text_element(model, line, _HEADING_TAGS)
-            if heading > 0 and _links_within(model, heading, into_page):
-                kept[i] = True
+            if heading > 0:
+                headings[i] = heading
+    if not headings:
+        return
+    within = _headings_linking_within(model, set(headings.values()), into_page)
+    for i, heading in headings.items():
+        if within[heading]:
+            kept[i] = True
 
 
 class _InPage:
@@ -266,11 +277,41 @@ class _InPage:
 
 def _links_within(model: PageModel, heading: int, into_page: _InPage) -> bool:
     """True when every link of a heading (or the link around it) points into the page."""
-    anchors = list(model.elements[heading].iter("a"))
-    parent = model.parents[heading]
-    if not anchors and parent > 0 and model.tags[parent] == "a":
-        anchors = [model.elements[parent]]
-    return all(into_page((anchor.get("href") or "").strip()) for anchor in anchors)
+    return _headings_linking_within(model, {heading}, into_page)[heading]
+
+
+def _headings_linking_within(
+    model: PageModel, headings: set[int], into_page: _InPage
+) -> dict[int, bool]:
+    """:func:`_links_within` of each of ``headings``, each heading's elements walked once:
+    a heading's answer is worked out once however many of its lines ask, and a heading
+    inside another (a page's headings nested a thousand deep) lends its answer to the one
+    around it instead of being walked again (the inner ones first: document order,
+    backwards)."""
+    elements, parents, tags = model.elements, model.parents, model.tags
+    # (element -> (every link in it points into the page, it holds a link))
+    done: dict[etree._Element, tuple[bool, bool]] = {}
+    answers: dict[int, bool] = {}
+    for heading in sorted(headings, reverse=True):
+        element = elements[heading]
+        within, linked = True, False
+        walker = etree.iterwalk(element, events=("start",))
+        for _, node in walker:
+            known = done.get(node) if node is not element else None
+            if known is not None:
+                within, linked = within and known[0], linked or known[1]
+                walker.skip_subtree()
+            elif node.tag == "a":
+                linked = True
+                within = into_page((node.get("href") or "").strip())
+            if not within:
+                break
+        done[element] = (within, linked)
+        parent = parents[heading]
+        if not linked and parent > 0 and tags[parent] == "a":
+            within = into_page((elements[parent].get("href") or "").strip())
+        answers[heading] = within
+    return answers
 
 
 def keep_introduced_lists(
@@ -281,6 +322,9 @@ def keep_introduced_lists(
     part of the text."""
     tags, parents, node_count = model.tags, model.parents, model.node_count
     n = len(lines)
+    # The nearest kept line before line i: found going forwards, each line looked at once
+    # (the lines before i are final: a list sets only its own lines, from i on).
+    previous, looked = -1, 0
     i = 0
     while i < n:
         if not linked[i]:
@@ -301,7 +345,10 @@ def keep_introduced_lists(
         after = i
         while after < n and found <= lines[after].node < end:
             after += 1
-        previous = next((k for k in range(i - 1, -1, -1) if kept[k]), -1)
+        for k in range(looked, i):
+            if kept[k]:
+                previous = k
+        looked = max(looked, i)
         if previous >= 0 and lines[previous].text.endswith((":", "：")):
             for k in range(i, after):
                 if linked[k]:
@@ -314,39 +361,92 @@ def drop_after_related_headings(model: PageModel, lines: list[Line], kept: list[
     other pages, however much prose they carry: drop it. The section is the nearest
     B container above the heading whose first line is the heading; a heading in the middle
     of a larger container changes nothing, and neither does an ``<h1>``: the page's own
-    headline names what the page is about."""
+    headline names what the page is about.
+
+    Linear in the page: the nearest B containers are found once per node
+    (``pagemodel.climb``), a section's first line by a range-minimum query, and a
+    section inside one dropped already is not walked again."""
     classes, parents, node_count = model.classes, model.parents, model.node_count
-    first_line: dict[int, int] = {}
+    first_lines: _FirstLines | None = None
+    to_block: dict[int, int] = {}
+
+    def not_block(node: int) -> bool:
+        return classes[node] is not TagClass.B
+
+    dropped_until = 0  # the lines before it that a section took are dropped
     for i, line in enumerate(lines):
         if line.units > RELATED_HEADING_MAX_UNITS or not is_related_heading(line.text):
             continue
         if in_h1(model, line):
             continue  # the page's own headline ("Most popular films") names the page
-        section = line.node
-        while section > 0 and classes[section] is not TagClass.B:
-            section = parents[section]
+        section = climb(parents, line.node, not_block, to_block)
         # The heading's own element: climb to the section it introduces.
         while (
             section > 0
             and node_count[section] <= HEADING_ELEMENT_MAX_NODES
             and section == line.node
         ):
-            section = parents[section]
-            while section > 0 and classes[section] is not TagClass.B:
-                section = parents[section]
+            section = climb(parents, parents[section], not_block, to_block)
         if section <= 0:
             continue
-        end = section + node_count[section]
-        if not first_line:
-            for j, other in enumerate(lines):
-                first_line.setdefault(other.node, j)
-        starts = min((j for node, j in first_line.items() if section <= node < end), default=i)
-        if starts != i:
+        if i < dropped_until:
+            # (Inside the lines of a section dropped already: a section that starts here
+            # lies inside that one, and one around it starts before it.)
             continue
-        for j in range(i, len(lines)):
-            if not section <= lines[j].node < end:
-                break
+        end = section + node_count[section]
+        if first_lines is None:
+            first_lines = _FirstLines(lines)
+        starts = first_lines.first(section, end)
+        if starts != i and starts != _NO_LINE:
+            continue
+        j = i
+        while j < len(lines) and section <= lines[j].node < end:
             kept[j] = False
+            j += 1
+        dropped_until = j
+
+
+class _FirstLines:
+    """The first line of each node (lines by index, nodes in document order), for the
+    first line of any range of nodes -- a subtree -- in logarithmic time (a segment tree
+    over the nodes' first lines)."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        first: dict[int, int] = {}
+        for j, line in enumerate(lines):
+            first.setdefault(line.node, j)
+        self.nodes = sorted(first)
+        size = 1
+        while size < len(self.nodes):
+            size *= 2
+        self.size = size
+        tree = [_NO_LINE] * (2 * size)
+        for place, node in enumerate(self.nodes):
+            tree[size + place] = first[node]
+        for place in range(size - 1, 0, -1):
+            tree[place] = min(tree[2 * place], tree[2 * place + 1])
+        self.tree = tree
+
+    def first(self, start: int, end: int) -> int:
+        """The first line whose node is in ``[start, end)``, or :data:`_NO_LINE`."""
+        low = bisect_left(self.nodes, start) + self.size
+        high = bisect_left(self.nodes, end) + self.size
+        best = _NO_LINE
+        tree = self.tree
+        while low < high:
+            if low & 1:
+                best = min(best, tree[low])
+                low += 1
+            if high & 1:
+                high -= 1
+                best = min(best, tree[high])
+            low //= 2
+            high //= 2
+        return best
+
+
+#: :meth:`_FirstLines.first` of a range that holds no line.
+_NO_LINE = sys.maxsize
 
 
 def drop_noscript_copies(model: PageModel, lines: list[Line], kept: list[bool]) -> None:
@@ -376,11 +476,25 @@ def in_h1(model: PageModel, line: Line) -> bool:
 
 def text_element(model: PageModel, line: Line, names: frozenset[str]) -> int:
     """The element named in ``names`` that the line's text sits in (between its first
-    run's element and the line's node), or -1."""
+    run's element and the line's node), or -1. (The answers are kept in
+    ``model.memo``, for every element climbed through: the lines of text nested deep in
+    inline elements climb each element once, however many lines ask.)"""
     tags, parents = model.tags, model.parents
+    stop = line.node
+    known = model.memo.setdefault(("text_element", names, stop), {})
     node = model.runs[line.first_run].owner
-    while node >= line.node and node > 0:
+    climbed: list[int] = []
+    found = -1
+    while node >= stop and node > 0:
+        answer = known.get(node)
+        if answer is not None:
+            found = answer
+            break
+        climbed.append(node)
         if tags[node] in names:
-            return node
+            found = node
+            break
         node = parents[node]
-    return -1
+    for passed in climbed:
+        known[passed] = found
+    return found

@@ -103,8 +103,12 @@ _EXTRA_LABELS = {
     "windows-31j": "cp932",
     "unicode": "utf-16",
 }
-# Markup, with the text of scripts and styles, for reading a page's words.
-_MARKUP_RE = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.IGNORECASE | re.DOTALL)
+# Markup, with the text of scripts and styles, for reading a page's words
+# (:func:`without_markup`): where a script or style opens, and where it closes.
+_RAW_TEXT_OPEN_RE = re.compile(r"<(script|style)\b", re.IGNORECASE)
+_RAW_TEXT_CLOSE_RES = {
+    name: re.compile(rf"</{name}\s*+>", re.IGNORECASE) for name in ("script", "style")
+}
 # Control bytes that never occur in text documents (tab, LF, FF, CR and ESC are allowed).
 _BINARY_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 
@@ -275,10 +279,49 @@ def _ascii_language(html: str) -> str | None:
     :data:`LANGUAGE_SNIFF_CHARS` characters of the page."""
     from scrapy_webclean.text.language import guess_language  # (py3langid: on first use)
 
-    text = _MARKUP_RE.sub(" ", html[:LANGUAGE_SNIFF_CHARS])
+    text = without_markup(html[:LANGUAGE_SNIFF_CHARS])
     words = " ".join(word for word in text.split() if word.isascii() and word.isalpha())
     language = guess_language(words, sample_bytes=LANGUAGE_SAMPLE_BYTES)
     return None if language == "und" else language
+
+
+def without_markup(html: str) -> str:
+    """``html`` with a space in place of each tag (``<`` to the next ``>``) and of each
+    script or style with its text (``<script`` to the first ``</script>``, in any case):
+    what ``re.sub(r"<(script|style)\\b.*?</\\1\\s*>|<[^>]*>", " ", html, flags=re.I | re.S)``
+    gives, in one pass. (The pattern looks from every ``<`` that has no ``>`` after it,
+    and from every ``<script`` that is never closed, to the end of the text: in the
+    square of its length.)"""
+    last_close = html.rfind(">")  # (a "<" after it starts no tag)
+    unclosed_from: dict[str, int] = {}  # a name's raw text is not closed from here on
+    pieces: list[str] = []
+    kept_from = 0
+    start = html.find("<")
+    while 0 <= start < last_close:
+        end = -1
+        opened = _RAW_TEXT_OPEN_RE.match(html, start)
+        if opened is not None:
+            end = _raw_text_end(html, opened.group(1).lower(), opened.end(), unclosed_from)
+        if end < 0:
+            end = html.index(">", start + 1) + 1
+        pieces.append(html[kept_from:start])
+        pieces.append(" ")
+        kept_from = end
+        start = html.find("<", end)
+    pieces.append(html[kept_from:])
+    return "".join(pieces)
+
+
+def _raw_text_end(html: str, name: str, start: int, unclosed_from: dict[str, int]) -> int:
+    """Where the first ``</name>`` at or after ``start`` ends, or -1; a search that finds
+    none is remembered, so that a later one from further on is not made again."""
+    if start >= unclosed_from.get(name, len(html) + 1):
+        return -1
+    close = _RAW_TEXT_CLOSE_RES[name].search(html, start)
+    if close is None:
+        unclosed_from[name] = start
+        return -1
+    return close.end()
 
 
 def _strict(body: bytes, encoding: str) -> str | None:

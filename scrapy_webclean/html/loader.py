@@ -110,8 +110,10 @@ def tree_depth(parents: list[int]) -> int:
     return deepest
 
 
-# (Attributes stop at the next "<" too: a page of unclosed "<a" is scanned once.)
-_TAG_RE = re.compile(r"<(/?)([a-zA-Z][-\w:]*)([^<>]*)>")
+# (Attributes stop at the next "<" too: a page of unclosed "<a" is scanned once. The
+# quantifiers are possessive: a name or attributes without their ">" are given up at
+# once, not tried again at every shorter length.)
+_TAG_RE = re.compile(r"<(/?)([a-zA-Z][-\w:]*+)([^<>]*+)>")
 _VOID_TAGS = frozenset(
     [
         "area",
@@ -164,9 +166,13 @@ def _hit_depth_limit(parser: etree.HTMLParser) -> bool:
 
 
 def flatten_deep_tags(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> str:
-    """Drop the tags nested deeper than ``max_depth`` (their text stays), iteratively."""
+    """Drop the tags nested deeper than ``max_depth`` (their text stays), iteratively, in
+    one pass: an end tag finds its open tag through a map from names to their places on
+    the stack (a scan down the stack for each of ``n`` stray end tags took ``n`` squared)."""
     out: list[str] = []
     stack: list[tuple[str, bool]] = []  # (tag name, kept?)
+    # Where each name is open: stack indices, increasing.
+    open_at: dict[str, list[int]] = {}
     depth = 0
     position = 0
     for match in _TAG_RE.finditer(text):
@@ -178,22 +184,24 @@ def flatten_deep_tags(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> str:
                 out.append(match.group(0))
                 continue
             keep = depth < max_depth
+            open_at.setdefault(name, []).append(len(stack))
             stack.append((name, keep))
             if keep:
                 depth += 1
                 out.append(match.group(0))
             continue
         # Pop to the matching open tag, if any; unmatched end tags are left to libxml2.
-        for index in range(len(stack) - 1, -1, -1):
-            if stack[index][0] == name:
-                for _, kept in stack[index:]:
-                    depth -= kept
-                keep = stack[index][1]
-                del stack[index:]
-                if keep:
-                    out.append(match.group(0))
-                break
-        else:
+        places = open_at.get(name)
+        if not places:
+            out.append(match.group(0))
+            continue
+        index = places[-1]
+        keep = stack[index][1]
+        while len(stack) > index:
+            popped, kept = stack.pop()
+            open_at[popped].pop()  # (the popped entry is the last place of its name)
+            depth -= kept
+        if keep:
             out.append(match.group(0))
     out.append(text[position:])
     return "".join(out)
@@ -231,6 +239,15 @@ def parse_html(
     Raises :class:`EmptyDocument` for blank input and :class:`ParseFailure` when libxml2
     builds nothing.
     """
+    root, too_deep = _parse(text, utf8)
+    if too_deep:
+        data = flatten_deep_tags(text, max_depth).encode("utf-8", errors="replace")
+        root = etree.fromstring(whole_document(data), _parser())
+    return _finish(root, text), too_deep
+
+
+def _parse(text: str, utf8: bytes | None) -> tuple[etree._Element | None, bool]:
+    """libxml2's tree of ``text`` and whether it stopped at its nesting limit."""
     if not text or text.isspace():
         raise EmptyDocument("the page is empty")
     data = whole_document(utf8 if utf8 is not None else text.encode("utf-8", errors="replace"))
@@ -239,17 +256,15 @@ def parse_html(
         root = etree.fromstring(data, parser)
     except etree.LxmlError as exc:  # pragma: no cover - libxml2 recovers from nearly all
         raise ParseFailure(f"lxml could not parse the page: {exc}") from exc
-    flattened = False
-    if _hit_depth_limit(parser):
-        parser = _parser()
-        data = flatten_deep_tags(text, max_depth).encode("utf-8", errors="replace")
-        root = etree.fromstring(whole_document(data), parser)
-        flattened = True
+    return root, _hit_depth_limit(parser)
+
+
+def _finish(root: etree._Element | None, text: str) -> etree._Element:
     if root is None:
         raise EmptyDocument("the page has no elements")
     if _STREAMED_MARK in text:
         place_streamed_segments(root)
-    return root, flattened
+    return root
 
 
 #: React's streamed server rendering (React 18+, Next.js app router) sends the page's late
@@ -337,9 +352,14 @@ def load_html(
         if repaired:
             decoded = replace(decoded, text=text, repaired=repaired)
             utf8 = None
-    root, flattened = parse_html(decoded.text, max_depth, utf8)
-    if flattened and limits is not None:
+    if limits is None:
+        root, flattened = parse_html(decoded.text, max_depth, utf8)
+        return LoadedPage(root, decoded, flattened)
+    # (A page that libxml2 gives up on is refused as it is, not flattened first: the
+    # flattening would be thrown away.)
+    parsed, too_deep = _parse(decoded.text, utf8)
+    if too_deep:
         raise OverLimit(
             f"the page nests elements over {limits.max_depth:,} levels deep", reason="too_deep"
         )
-    return LoadedPage(root, decoded, flattened)
+    return LoadedPage(_finish(parsed, decoded.text), decoded)

@@ -15,7 +15,9 @@ so that inline pieces join correctly: "foo <b>bar</b>" stays "foo bar", 中文<b
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
@@ -157,6 +159,11 @@ class PageModel:
     depth: int = 0
     _own_punct: list[int] | None = None
     _l_count: list[int] | None = None
+    #: Answers worked out from the lists above and kept for later questions of the same
+    #: kind (the answers of :func:`climb`, a list of positions), by the asker's key.
+    memo: dict[str | tuple[object, ...], Any] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def own_punct(self) -> list[int]:
@@ -202,6 +209,58 @@ class PageModel:
         """Anchor chars / all chars of a node's subtree (0-1; 0 without text)."""
         total = self.text_len[node]
         return self.anchor_len[node] / total if total else 0.0
+
+
+def climb(
+    parents: list[int], node: int, passes: Callable[[int], bool], known: dict[int, int]
+) -> int:
+    """The nearest ancestor-or-self of ``node`` that is the root (or above it) or that
+    does not ``pass``: ``while node > 0 and passes(node): node = parents[node]``.
+
+    ``known`` remembers the answer of every node climbed through, for later climbs with
+    the same ``passes`` (``PageModel.memo`` keeps one per question): a climb stops at the
+    first node already answered, so climbs from every node of a page cost its size, not
+    its size times its depth."""
+    climbed: list[int] = []
+    while node > 0 and passes(node):
+        answer = known.get(node)
+        if answer is not None:
+            node = answer
+            break
+        climbed.append(node)
+        node = parents[node]
+    for passed in climbed:
+        known[passed] = node
+    return node
+
+
+def within(
+    element: etree._Element,
+    is_container: Callable[[etree._Element], bool],
+    known: dict[etree._Element, bool],
+) -> bool:
+    """Whether an ancestor of ``element`` (not the element itself) ``is_container``:
+    the lxml counterpart of :func:`climb`. ``known`` remembers, for every element climbed
+    through, whether it is a container or sits in one, for later questions with the same
+    ``is_container``: the elements of a page asked one by one cost its size, not its size
+    times its depth. (The dict keeps each element's Python proxy alive, so identities hold
+    while they are compared.)"""
+    climbed: list[etree._Element] = []
+    answer = False
+    node = element.getparent()
+    while node is not None:
+        found = known.get(node)
+        if found is not None:
+            answer = found
+            break
+        climbed.append(node)
+        if is_container(node):
+            answer = True
+            break
+        node = node.getparent()
+    for passed in climbed:
+        known[passed] = answer
+    return answer
 
 
 def collapse_ws(text: str) -> str:

@@ -23,6 +23,7 @@ from scrapy_webclean.html.pagemodel import (
     UrlResolver,
     collapse_ws,
     image_src,
+    within,
 )
 from scrapy_webclean.html.tagclasses import BREAK_TAGS, TAG_CLASSES, TagClass, tag_class
 from scrapy_webclean.text.datepatterns import DATE_LINE_PATTERNS
@@ -71,11 +72,18 @@ _GRAPHICS_TAGS = frozenset(("svg", "math"))
 
 def _document_title(root: etree._Element) -> etree._Element | None:
     """The first ``<title>`` of a page whose ``<head>`` has none, outside any SVG or MathML
-    drawing (the title of an inline icon is the icon's name)."""
+    drawing (the title of an inline icon is the icon's name). Each element is asked once
+    whether it is in a drawing: many icons' titles deep down cost the page's size, not
+    its size times its depth."""
+    drawn: dict[etree._Element, bool] = {}
     for title in root.iter("title"):
-        if not any(ancestor.tag in _GRAPHICS_TAGS for ancestor in title.iterancestors()):
+        if not within(title, _is_drawing, drawn):
             return title
     return None
+
+
+def _is_drawing(element: etree._Element) -> bool:
+    return element.tag in _GRAPHICS_TAGS
 
 
 # The walk's roles of a tag.
@@ -91,7 +99,7 @@ RUBY_ANNOTATION_TAGS = frozenset(("rt", "rp"))
 #: comments; what is left between them is the text.
 _NOSCRIPT_MARKUP_RE = re.compile(r"<(?:/?[A-Za-z][^<>]*(?:>|$)|!--.*?(?:-->|$)|![^<>]*>)", re.S)
 #: A tag's or a comment's start.
-_MARKUP_START_RE = re.compile(r"<(?:/?[A-Za-z][-\w:]*(?:[\s/>]|$)|!)")
+_MARKUP_START_RE = re.compile(r"<(?:/?[A-Za-z][-\w:]*+(?:[\s/>]|$)|!)")
 
 
 def _has_markup(text: str) -> bool:

@@ -210,10 +210,23 @@ def compile_noise_words(words: Iterable[str]) -> NoiseWords:
 
 def token_overlap(a: Counter[str], b: Counter[str]) -> float:
     """Shared tokens (with multiplicity) / tokens of the smaller block (0-1)."""
-    smaller = min(sum(a.values()), sum(b.values()))
+    return _overlap(a, a.total(), b)
+
+
+def _overlap(reference: Counter[str], reference_total: int, tokens: Counter[str]) -> float:
+    """:func:`token_overlap` of a reference whose total is known, in the size of the
+    smaller counter: a page's every block against its longest one was the longest one's
+    size per block, in the square of the page's size."""
+    smaller = min(reference_total, tokens.total())
     if smaller == 0:
         return 0.0
-    return sum((a & b).values()) / smaller
+    few, many = (tokens, reference) if len(tokens) <= len(reference) else (reference, tokens)
+    shared = 0
+    for token, count in few.items():
+        other = many.get(token, 0)
+        if count > 0 and other > 0:
+            shared += min(count, other)
+    return shared / smaller
 
 
 def content_probability(features: dict[str, bool], priors: NaiveBayesPriors) -> float:
@@ -293,13 +306,16 @@ class QuarkClassifier:
         longest = max(range(len(segments)), key=non_anchor)
         judgements[longest].similarity = 1.0
         reference: Counter[str] | None = None
+        reference_total = 0
         for i, judgement in enumerate(judgements):
             if judgement.content_probability <= CONTENT_PROBABILITY:
                 continue
             if i != longest:
                 if reference is None:
                     reference = Counter(overlap_tokens(texts[longest]))
-                judgement.similarity = token_overlap(reference, Counter(overlap_tokens(texts[i])))
+                    reference_total = reference.total()
+                tokens = Counter(overlap_tokens(texts[i]))
+                judgement.similarity = _overlap(reference, reference_total, tokens)
                 if judgement.similarity < opts.similarity_threshold:
                     continue
             judgement.label = BlockLabel.CONTENT
