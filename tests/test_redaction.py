@@ -315,4 +315,3 @@ def test_redacting_a_long_query_is_linear() -> None:
         redact_url, lambda n: "https://example.com/?" + "a=b&" * (n // 4), 20_000, "pairs"
     )
     assert redact_url("https://h/?a=b;token=x&c") == "https://h/?a=b;token=***&c"
-

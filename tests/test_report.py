@@ -21,7 +21,8 @@ from scrapy_webclean.report import render_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not installed (make system-deps installs Debian's chromium)"
+    CHROMIUM is None,
+    reason="chromium is not installed (make system-deps installs Debian's chromium)",
 )
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -32,7 +32,8 @@ from scrapy_webclean.report import PROLOGUE, render_report
 from tests.test_report import CHROMIUM, chromium
 
 pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not installed (make system-deps installs Debian's chromium)"
+    CHROMIUM is None,
+    reason="chromium is not installed (make system-deps installs Debian's chromium)",
 )
 
 #: What a payload sets the title to, spelled only at run time.
