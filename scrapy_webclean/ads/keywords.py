@@ -46,7 +46,7 @@ def noise_words(words: set[str], weights: Mapping[str, float]) -> set[str]:
     itself, or a Chinese noise word inside a Chinese word (jieba keeps compounds whole:
     广告位 holds 广告, 赞助商 赞助; the cut keeps it from matching across two words, as in
     宽广告别, 宽广 告别)."""
-    found = words.intersection(weights)
+    found = {word for word in words if word in weights}  # (not a walk of all weights)
     chinese = [word for word in words if word[0] >= "\u4e00"]
     if chinese:
         found.update(
