@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +59,20 @@ def drive(result: Any) -> Any:
     except StopIteration as stop:
         return stop.value
     raise AssertionError("process_item waited without an event loop")
+
+
+@contextlib.contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A threaded HTTP server of ``handler`` on a free loopback port: its base URL (no
+    trailing slash), shut down on leaving."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def free_port() -> int:

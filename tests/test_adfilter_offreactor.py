@@ -11,7 +11,7 @@ import logging
 import sys
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -24,7 +24,7 @@ from scrapy_webclean.ads import Verdict
 from scrapy_webclean.integration import adfilter
 from scrapy_webclean.integration.addon import DOWNLOAD_MAXSIZE_FACTOR
 from scrapy_webclean.integration.adfilter import AdImageFilter
-from tests.conftest import drive
+from tests.conftest import drive, serving
 from tests.test_faults_items import crawl
 
 SITE = "http://news.example.com"
@@ -170,12 +170,8 @@ class _Site(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(_Site) as base:
+        yield base
 
 
 @pytest.mark.e2e
