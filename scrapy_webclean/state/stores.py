@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -206,14 +207,19 @@ class BackendTemplateStore:
         table = f"tpl:{site}"
         deltas: list[tuple[str | int, float]] = [(_PAGES_KEY, 1.0)]
         deltas += [(signed64(k), 1.0) for k in set(keys)]
-        ops: list[tuple[object, ...]] = [("add_counts", table, deltas)]
+        # (Pruned to the most frequent half: the page counter is the largest of all.)
+        self._run_pruned(table, [("add_counts", table, deltas)], self.max_keys_per_site)
+
+    def _run_pruned(self, table: str, ops: list[tuple[object, ...]], cap: int) -> list[Any]:
+        """Run ``ops`` in one round trip; when ``table`` is due a size check and holds over
+        ``cap`` keys, keep its ``cap // 2`` largest counters. The results of ``ops``."""
         due = self._pruner.due(table)
         if due:
-            ops.append(("count_keys", table))
-        results = self.backend.run(ops)
-        if due and results[-1] > self.max_keys_per_site:
-            # Keep the most frequent half (the page counter is the largest of all).
-            self.backend.keep_top(table, self.max_keys_per_site // 2)
+            ops = [*ops, ("count_keys", table)]
+        results: list[Any] = self.backend.run(ops)
+        if due and results[-1] > cap:
+            self.backend.keep_top(table, cap // 2)
+        return results
 
     def _learned_before(self, site: str, key: int) -> bool:
         """Claim a page's URL hash in ``tplurl:<site>``: True when it was claimed before
@@ -225,12 +231,7 @@ class BackendTemplateStore:
             ("add_counts", table, [(key, float(stamp))]),
             ("get_counts", table, [key]),
         ]
-        due = self._pruner.due(table)
-        if due:
-            ops.append(("count_keys", table))
-        results = self.backend.run(ops)
-        if due and results[-1] > self.max_urls_per_site:
-            self.backend.keep_top(table, self.max_urls_per_site // 2)
+        results = self._run_pruned(table, ops, self.max_urls_per_site)
         value = results[1][0]
         if value in (0.0, stamp):
             return False
