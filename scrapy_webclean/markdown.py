@@ -1,40 +1,47 @@
-"""The main content as Markdown: headings, paragraphs, lists, tables, quotes, code, emphasis
-and links (absolute URLs), from the lines the extractor kept and nothing else.
+"""The main content as Markdown: headings, paragraphs, lists, tables, quotes, code, emphasis,
+links (absolute URLs) and, when asked, images, from the lines the extractor kept and
+nothing else.
 
-Each kept line is rendered from its text runs: a run inside ``<a href>`` becomes a link
-(the URL already made absolute by the page model), inside ``<b>``/``<strong>`` bold, inside
-``<i>``/``<em>`` italic, inside ``<code>`` code. The element around the line decides the
-block: ``<h1>``-``<h6>`` a heading, ``<li>`` a list item (``-`` or ``1.``, indented by
-nesting), ``<td>``/``<th>`` a table cell (the lines of one table become one Markdown
-table), ``<blockquote>`` a quote, ``<pre>`` a fenced code block; anything else a paragraph.
-The page's headline comes first, as ``#``.
+The blocks come from ``markdown_blocks.build_blocks`` (the structure the lines sit in,
+shared with the HTML output): ``<h1>``-``<h6>`` a heading of that level, a list an
+unordered (``-``) or ordered (``1.``, from its ``start``) list, its items indented under
+their mark when they hold more than a line (a nested list, a paragraph), a data table a
+GFM table (the first row as its header, every row as wide as the widest), a quote
+``>`` (a nested one ``> >``), a ``<pre>`` a fenced code block with its language;
+anything else a paragraph. Within a block, a run inside ``<a href>`` becomes a link
+(``links``), inside ``<b>``/``<strong>`` bold, inside ``<i>``/``<em>`` italic, inside
+``<code>`` code, an image ``![alt](src)`` (``images``). The page's headline comes first,
+as ``#`` (a heading of the same text is not repeated).
 
 The page's text stays text in any CommonMark viewer: what Markdown or HTML would read as
-markup is escaped (:func:`escape`), a code span or a code block is delimited by more
-backticks than any run inside (:func:`code_span`, :func:`code_block`), and a link goes
-only to an http(s), mailto, tel or relative URL, written so that it reads back exactly
-(:func:`link_destination`). Every walk up the tree is cached, so the Markdown of a page,
-and :func:`markdown_to_text` of any text, take time linear in its size.
+markup is escaped (:func:`escape`; in a table cell every ``|``), a code span or a code
+block is delimited by more backticks than any run inside (:func:`code_span`,
+:func:`code_block`), and a link or an image goes only to an http(s), mailto, tel or
+relative URL, written so that it reads back exactly (:func:`link_destination`). Every walk
+up the tree is cached (``markdown_tree``), so the Markdown of a page, and
+:func:`markdown_to_text` of any text, take time linear in its size.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Sequence
 
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.html.pagemodel import PageModel
+from scrapy_webclean.markdown_blocks import build_blocks
+from scrapy_webclean.markdown_tree import (
+    Block,
+    Code,
+    Heading,
+    ImagePiece,
+    ListBlock,
+    Paragraph,
+    Piece,
+    Quote,
+    Table,
+)
 
-_HEADINGS = {f"h{n}": n for n in range(1, 7)}
-_BOLD = frozenset(("b", "strong"))
-_ITALIC = frozenset(("i", "em"))
-#: The elements that make a line a block other than a paragraph (see :meth:`block_of`).
-_BLOCK_TAGS = frozenset((*_HEADINGS, "td", "th", "li", "pre", "blockquote"))
-_TABLE = frozenset(("table",))
-_ROW = frozenset(("tr",))
-_LISTS = frozenset(("ul", "ol"))
-#: How far above a line's own element a list item, cell or quote may sit.
-_BLOCK_LOOKUP = 4
 #: Link targets written as links: the web's, mail and telephone numbers (inert, and
 #: common on the pages of businesses); a relative URL has no scheme. Any other
 #: (``javascript:``, ``data:``, ``vbscript:``, ``file:`` ...) leaves the text unlinked.
@@ -66,10 +73,10 @@ _URL_STRIP = "".join(chr(c) for c in range(0x21))
 _URL_DROPPED = str.maketrans("", "", "\t\n\r")
 _SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*+:")
 _BACKTICKS_RE = re.compile(r"`++")
-
-#: One text run's style: its link target, bold, italic, code.
-_Style = tuple[str | None, bool, bool, bool]
-_PLAIN: _Style = (None, False, False, False)
+#: A heading's trailing ``#`` run after a space: Markdown would read it as a closing mark.
+#: What a code block's language may be written with.
+_LANGUAGE_NAME_RE = re.compile(r"[A-Za-z0-9_+#.-]{1,32}+")
+_CLOSING_HASHES_RE = re.compile(r"(\s)(#++)$")
 
 
 def escape(text: str) -> str:
@@ -101,12 +108,15 @@ def code_span(code: str) -> str:
     return f"{ticks}{pad}{code}{pad}{ticks}"
 
 
-def code_block(code: str) -> str:
+def code_block(code: str, language: str = "") -> str:
     """``code`` as a fenced code block: the fence one backtick longer than the longest run
-    of backticks inside (at least three), so that no line of it closes the block."""
+    of backticks inside (at least three), so that no line of it closes the block;
+    ``language`` (letters, digits, ``_+#.-`` only: anything else is left out) after the
+    opening fence."""
     longest = max((len(run) for run in _BACKTICKS_RE.findall(code)), default=0)
     fence = "`" * max(_MIN_FENCE, longest + 1)
-    return f"{fence}\n{code}\n{fence}"
+    info = language if _LANGUAGE_NAME_RE.fullmatch(language) else ""
+    return f"{fence}{info}\n{code}\n{fence}"
 
 
 def link_destination(url: str) -> str | None:
@@ -115,9 +125,7 @@ def link_destination(url: str) -> str | None:
     (``javascript:`` ...), read as a browser reads it (controls and spaces at the ends,
     tabs and newlines inside, ignored). A URL with a space goes in ``<...>``; a bare one
     has ``<>`` percent-encoded, and its parentheses escaped unless they pair up."""
-    probe = url.strip(_URL_STRIP).translate(_URL_DROPPED)
-    scheme = _SCHEME_RE.match(probe)
-    if scheme is not None and scheme.group(0)[:-1].lower() not in LINK_SCHEMES:
+    if not allowed_url(url):
         return None
     url = _DESTINATION_PERCENT_RE.sub(_percent_encode, url)
     url = _DESTINATION_BACKSLASH_RE.sub(lambda m: "\\" + m.group(0), url)
@@ -127,6 +135,15 @@ def link_destination(url: str) -> str | None:
     if not _parentheses_pair_up(url):
         url = url.replace("(", "\\(").replace(")", "\\)")
     return url
+
+
+def allowed_url(url: str) -> bool:
+    """Whether ``url`` may be a link's or an image's target: relative, or with a scheme of
+    :data:`LINK_SCHEMES`, read as a browser reads it (controls and spaces at the ends,
+    tabs and newlines inside, ignored)."""
+    probe = url.strip(_URL_STRIP).translate(_URL_DROPPED)
+    scheme = _SCHEME_RE.match(probe)
+    return scheme is None or scheme.group(0)[:-1].lower() in LINK_SCHEMES
 
 
 def _percent_encode(match: re.Match[str]) -> str:
@@ -149,229 +166,161 @@ def _parentheses_pair_up(text: str) -> bool:
     return depth == 0
 
 
-class _Context:
-    """The page's tree as the Markdown reads it; each walk up the tree is cached, so a
-    page costs time linear in its size however deep it nests."""
-
-    def __init__(self, model: PageModel) -> None:
-        self.model = model
-        self.tags = model.tags
-        self.parents = model.parents
-        self.hrefs = {ref.node: ref.url for ref in model.links}
-        self._nearest: dict[frozenset[str], dict[int, int]] = {}
-        self._depths: dict[int, int] = {}
-        self._li_depths: dict[int, int] = {}
-        #: Run styles by the line element they are read up to, then by node.
-        self._styles: dict[int, dict[int, _Style]] = {}
-
-    def _path_up(self, node: int, cache: Container[int], stop: int = 0) -> list[int]:
-        """The nodes from ``node`` up to (not including) the first one that is cached, is
-        ``stop`` or is the root."""
-        path = []
-        while node > 0 and node != stop and node not in cache:
-            path.append(node)
-            node = self.parents[node]
-        return path
-
-    def nearest(self, node: int, tags: frozenset[str]) -> int:
-        """The nearest ancestor-or-self of ``node`` with one of ``tags`` (-1: none)."""
-        cache = self._nearest.setdefault(tags, {})
-        path = []
-        found = -1
-        while node > 0:
-            held = cache.get(node)
-            if held is not None:
-                found = held
-                break
-            if self.tags[node] in tags:
-                found = node
-                break
-            path.append(node)
-            node = self.parents[node]
-        for up in path:
-            cache[up] = found
-        if found > 0:
-            cache[found] = found
-        return found
-
-    def _count_up(self, node: int, cache: dict[int, int], counts: Callable[[int], int]) -> int:
-        """The sum of ``counts`` over ``node`` and its ancestors (the root excluded)."""
-        path = self._path_up(node, cache)
-        top = path[-1] if path else node
-        total = cache.get(self.parents[top], 0) if path else cache.get(node, 0)
-        for up in reversed(path):
-            total += counts(up)
-            cache[up] = total
-        return total
-
-    def depth(self, node: int) -> int:
-        """How many elements ``node`` sits under, the root excluded (0 for the root)."""
-        return self._count_up(node, self._depths, lambda up: 1)
-
-    def li_depth(self, node: int) -> int:
-        """How many ``<li>`` are ``node`` or above it."""
-        tags = self.tags
-        return self._count_up(node, self._li_depths, lambda up: tags[up] == "li")
-
-    def style(self, node: int, stop: int) -> _Style:
-        """The style of text in ``node``, from the elements up to (not including) ``stop``:
-        the innermost link's URL, bold, italic, code."""
-        cache = self._styles.setdefault(stop, {})
-        path = self._path_up(node, cache, stop)
-        top = self.parents[path[-1]] if path else node
-        style = cache.get(top, _PLAIN)
-        tags, hrefs = self.tags, self.hrefs
-        for up in reversed(path):
-            href, bold, italic, code = style
-            tag = tags[up]
-            if tag == "a":
-                href = hrefs.get(up, href)
-            style = (href, bold or tag in _BOLD, italic or tag in _ITALIC, code or tag == "code")
-            cache[up] = style
-        return style
-
-    def inline(self, line: Line) -> str:
-        """A line's text with its links and emphasis."""
-        pieces: list[tuple[_Style, list[str]]] = []
-        for run in self.model.runs[line.first_run : line.end_run]:
-            if not run.text:
-                continue
-            style = self.style(run.owner, line.node)
-            if pieces and pieces[-1][0] == style:
-                pieces[-1][1].append(run.text)
-            else:
-                pieces.append((style, [run.text]))
-        out: list[str] = []
-        for (href, bold, italic, code), texts in pieces:
-            text = "".join(texts)
-            core = text.strip()
-            if not core:
-                out.append(text)
-                continue
-            lead = " " if text[:1].isspace() else ""
-            trail = " " if text[-1:].isspace() else ""
-            shown = code_span(core) if code else escape(core)
-            if italic:
-                shown = f"*{shown}*"
-            if bold:
-                shown = f"**{shown}**"
-            destination = link_destination(href) if href else None
-            if destination is not None:
-                if not lead and out and out[-1].endswith("!"):
-                    out[-1] = out[-1][:-1] + "\\!"  # not an image: "![...](...)"
-                shown = f"[{shown}]({destination})"
-            out.append(lead + shown + trail)
-        return " ".join("".join(out).split())
-
-    def block_of(self, line: Line) -> tuple[str, int]:
-        """The kind of block a line is in (heading1-6, li, cell, quote, pre, p) and the
-        node that groups it (the list item, the table row ...)."""
-        # The nearest such element from the one holding the line's first text up to the
-        # line's own block element (a heading may count as inline there), or at most
-        # _BLOCK_LOOKUP levels above it.
-        runs = self.model.runs
-        start = runs[line.first_run].owner if line.end_run > line.first_run else line.node
-        node = self.nearest(start, _BLOCK_TAGS)
-        if node <= 0 or self.depth(node) < self.depth(line.node) - _BLOCK_LOOKUP:
-            return "p", line.node
-        tag = self.tags[node]
-        if tag in _HEADINGS:
-            return f"heading{_HEADINGS[tag]}", node
-        if tag in ("td", "th"):
-            return "cell", node
-        if tag == "li":
-            return "li", node
-        if tag == "pre":
-            return "pre", node
-        return "quote", node
-
-
-def to_markdown(model: PageModel, lines: Sequence[Line], title: str = "") -> str:
-    """The Markdown of the kept ``lines`` of a page (see the module docstring)."""
-    context = _Context(model)
-    blocks: list[str] = []
+def to_markdown(
+    model: PageModel,
+    lines: Sequence[Line],
+    title: str = "",
+    *,
+    links: bool = True,
+    images: bool = False,
+) -> str:
+    """The Markdown of the kept ``lines`` of a page (see the module docstring): links
+    kept when ``links`` (else their text only), images when ``images``."""
     title = " ".join(title.split())  # one line: a line break would start a new block
+    blocks = build_blocks(model, lines, links=links, images=images)
     if title:
-        blocks.append("# " + line_start(escape(title)))
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        kind, node = context.block_of(line)
-        if kind == "cell":
-            table = context.nearest(node, _TABLE)
-            rows: dict[int, dict[int, list[str]]] = {}
-            while index < len(lines):
-                kind, cell = context.block_of(lines[index])
-                if kind != "cell" or context.nearest(cell, _TABLE) != table:
-                    break
-                row = context.nearest(cell, _ROW)
-                rows.setdefault(row, {}).setdefault(cell, []).append(context.inline(lines[index]))
-                index += 1
-            blocks.append(_table([[" ".join(c) for c in r.values()] for r in rows.values()]))
-            continue
-        if kind == "li":
-            items: list[tuple[int, list[str]]] = []
-            while index < len(lines):
-                kind, item = context.block_of(lines[index])
-                if kind != "li":
-                    break
-                depth = context.li_depth(item) - 1
-                listing = context.nearest(item, _LISTS)
-                mark = "1." if listing > 0 and model.tags[listing] == "ol" else "-"
-                text = context.inline(lines[index])
-                if items and items[-1][0] == item:
-                    items[-1][1].append(text)
-                else:
-                    items.append((item, ["  " * max(depth, 0) + f"{mark} {line_start(text)}"]))
-                index += 1
-            blocks.append("\n".join(" ".join(texts) for _, texts in items))
-            continue
-        if kind == "pre":
-            code = []
-            while index < len(lines) and context.block_of(lines[index]) == ("pre", node):
-                code.append(lines[index].text)
-                index += 1
-            blocks.append(code_block("\n".join(code)))
-            continue
-        text = context.inline(line)
-        if kind.startswith("heading"):
-            level = max(2, int(kind[-1]))  # the page's headline is the one "#"
-            if title and text == escape(title):
-                index += 1
-                continue
-            blocks.append("#" * level + " " + text)
-        elif kind == "quote":
-            blocks.append("> " + line_start(text))
+        blocks = [b for b in blocks if not (isinstance(b, Heading) and plain(b.pieces) == title)]
+    out = _blocks(blocks)
+    if title:
+        out = ["# " + line_start(escape(title)), *([""] if out else []), *out]
+    return "\n".join(out) + "\n" if out else ""
+
+
+def plain(pieces: Sequence[Piece]) -> str:
+    """The text of ``pieces``, whitespace collapsed (an image's alt text left out)."""
+    return " ".join("".join(p[1] for p in pieces if isinstance(p, tuple)).split())
+
+
+def _blocks(blocks: Sequence[Block], in_item: bool = False) -> list[str]:
+    """The lines of ``blocks`` one after another, a blank line between two (in a list
+    item, none before a list right after a paragraph, which may interrupt it: the list
+    stays tight); two lists of one kind in a row take different marks, so that they stay
+    two lists."""
+    out: list[str] = []
+    previous: Block | None = None
+    alternate = False
+    for block in blocks:
+        if isinstance(block, ListBlock):
+            same_kind = isinstance(previous, ListBlock) and previous.ordered == block.ordered
+            alternate = not alternate if same_kind else False
+            lines = _list(block, alternate)
         else:
-            blocks.append(line_start(text))
-        index += 1
-    return "\n\n".join(block for block in blocks if block.strip()) + ("\n" if blocks else "")
+            lines = _block(block)
+        if not lines:
+            continue
+        if out and not (
+            in_item
+            and isinstance(previous, Paragraph)
+            and isinstance(block, ListBlock)
+            and (not block.ordered or block.start == 1)
+        ):
+            out.append("")
+        out.extend(lines)
+        previous = block
+    return out
 
 
-def _table(rows: list[list[str]]) -> str:
-    width = max(len(row) for row in rows)
+def _block(block: Block) -> list[str]:
+    if isinstance(block, Paragraph):
+        text = inline(block.pieces)
+        return [line_start(text)] if text else []
+    if isinstance(block, Heading):
+        text = inline(block.pieces)
+        if not text:
+            return []
+        return ["#" * block.level + " " + _CLOSING_HASHES_RE.sub(r"\1\\\2", line_start(text))]
+    if isinstance(block, Code):
+        return code_block(block.text, block.language).split("\n") if block.text.strip() else []
+    if isinstance(block, Quote):
+        return [f"> {line}" if line else ">" for line in _blocks(block.children)]
+    if isinstance(block, Table):
+        return _table(block)
+    return _list(block, False)
+
+
+def _list(block: ListBlock, alternate: bool) -> list[str]:
+    out: list[str] = []
+    number = block.start
+    for item in block.items:
+        lines = _blocks(item.children, in_item=True)
+        if not lines:
+            continue
+        if block.ordered:
+            mark = f"{number}{')' if alternate else '.'} "
+            number += 1
+        else:
+            mark = "* " if alternate else "- "
+        indent = " " * len(mark)
+        out.append(mark + lines[0])
+        out.extend(indent + line if line else "" for line in lines[1:])
+    return out
+
+
+def _table(table: Table) -> list[str]:
+    rows = [[inline(cell, in_table=True) for cell in row] for row in table.rows]
+    width = max(1, *(len(row) for row in rows))
     padded = [row + [""] * (width - len(row)) for row in rows]
     lines = ["| " + " | ".join(padded[0]) + " |", "|" + " --- |" * width]
     lines += ["| " + " | ".join(row) + " |" for row in padded[1:]]
-    return "\n".join(lines)
+    return lines
+
+
+def inline(pieces: Sequence[Piece], *, in_table: bool = False) -> str:
+    """The Markdown of a line's pieces: links, emphasis, code spans and images, on one line
+    (``in_table``: every ``|`` escaped, for a table cell)."""
+    out: list[str] = []
+    for piece in pieces:
+        if isinstance(piece, ImagePiece):
+            destination = link_destination(piece.src)
+            if destination is not None:
+                if in_table:
+                    destination = destination.replace("|", "%7C")
+                out.append(f" ![{escape(' '.join(piece.alt.split()))}]({destination}) ")
+            continue
+        (href, bold, italic, code), text = piece
+        core = text.strip()
+        if not core:
+            out.append(text)
+            continue
+        lead = " " if text[:1].isspace() else ""
+        trail = " " if text[-1:].isspace() else ""
+        shown = escape(core)
+        if code:
+            shown = code_span(core.replace("|", "\\|") if in_table else core)
+        if italic:
+            shown = f"*{shown}*"
+        if bold:
+            shown = f"**{shown}**"
+        destination = link_destination(href) if href else None
+        if destination is not None:
+            if not lead and out and out[-1].endswith("!"):
+                out[-1] = out[-1][:-1] + "\\!"  # not an image: "![...](...)"
+            if in_table:
+                destination = destination.replace("|", "%7C")
+            shown = f"[{shown}]({destination})"
+        out.append(lead + shown + trail)
+    return " ".join("".join(out).split())
 
 
 # Linear in any text, not only ours: a bare link target (with one level of parentheses)
 # stops at the next "]" (where the next target could begin), a "<...>" one at the next
-# "<", so no text is scanned twice; marks at a line start take spaces and tabs only (a run
-# of blank lines is read once).
+# "<", so no text is scanned twice; the marks at a line start (quote and list marks, any
+# number of them, then a heading's mark or a code fence and its language) take spaces and
+# tabs only, each step at least one character, possessively (a run of blank lines is read
+# once).
 _MARKUP_RE = re.compile(
     r"\]\((?:<(?:[^<>\\]|\\.)*+>|(?:[^()\s\\\]]|\\.|\((?:[^()\s\\\]]|\\.)*+\))*+)\)"
-    r"|^#{1,6}[ \t]++|^[ \t]*+(?:[-*]|\d++\.)[ \t]++|^>[ \t]?",
+    r"|^(?:[ \t]*+(?:>[ \t]?+|(?:[-*]|\d++[.)])[ \t]++))*+"
+    r"(?:#{1,6}+[ \t]++|`{3,}+[A-Za-z0-9_+#.-]*+$)?+",
     re.M,
 )
-_MARKS_RE = re.compile(r"(?<!\\)[*`\[\]]")
+_MARKS_RE = re.compile(r"(?<!\\)(?:[*`\[\]]|!(?=\[))")
 _ESCAPED_RE = re.compile(r"\\(.)")
 
 
 def markdown_to_text(markdown: str) -> str:
     """Plain text from our Markdown (for comparing copies): link targets, heading, list
-    and quote marks, emphasis and escapes removed. Linear in the length of any text."""
+    and quote marks, code fences and their languages, emphasis and escapes removed. Linear in the length of any text."""
     text = _MARKUP_RE.sub("", markdown)
     text = _MARKS_RE.sub("", text)
     return _ESCAPED_RE.sub(r"\1", text)

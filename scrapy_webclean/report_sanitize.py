@@ -184,6 +184,41 @@ def sanitize_markup(markup: str) -> str:
     return cleaned
 
 
+#: The elements of the main content's own HTML (``htmloutput.to_html``), a far shorter
+#: list than the report's: its structure (headings, paragraphs, lists, tables, code,
+#: quotes), links, images and emphasis.
+OUTPUT_TAGS = frozenset((
+    "h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "table", "thead", "tbody",
+    "tr", "th", "td", "pre", "code", "blockquote", "a", "img", "em", "strong", "br",
+))  # fmt: skip
+#: Its only attributes: where a link goes, what an image shows and says.
+OUTPUT_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "a": frozenset({"href"}),
+    "img": frozenset({"src", "alt"}),
+}
+#: The schemes its links and images may have (a relative URL has none).
+OUTPUT_URL_SCHEMES = frozenset({"http", "https", "mailto", "tel"})
+
+
+def sanitize_output(markup: str) -> str:
+    """``markup`` (the main content's HTML, any size) with only :data:`OUTPUT_TAGS` and
+    :data:`OUTPUT_ATTRIBUTES` left, every other element unwrapped (or, for
+    :data:`DROPPED_WITH_CONTENT`, removed with its content), comments dropped, and no
+    link or image to a URL of another scheme than :data:`OUTPUT_URL_SCHEMES` (the same
+    ``nh3`` allowlist sanitizer as the report's, with its own lists; URLs kept as they
+    are)."""
+    cleaned: str = nh3.clean(
+        markup,
+        tags=set(OUTPUT_TAGS),
+        clean_content_tags=set(DROPPED_WITH_CONTENT),
+        attributes={tag: set(names) for tag, names in OUTPUT_ATTRIBUTES.items()},
+        strip_comments=True,
+        link_rel=None,
+        url_schemes=set(OUTPUT_URL_SCHEMES),
+    )
+    return cleaned
+
+
 def _filter_attribute(tag: str, name: str, value: str) -> str | None:
     """nh3's last word on each attribute: links go nowhere, images are placeholders,
     styles are sanitized, and the report's own ids stay the report's."""
