@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache, partial
 
 from scrapy_webclean.blocklabels import labelled_blocks
+from scrapy_webclean.extraction.comments import page_comments
 from scrapy_webclean.extraction.dates import page_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
 from scrapy_webclean.extraction.lines import build_lines
+from scrapy_webclean.extraction.metadata import page_metadata
 from scrapy_webclean.extraction.pagekind import looks_like_product
+from scrapy_webclean.extraction.scripttext import script_text, text_html, text_markdown
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.extraction.title import drop_site_slogans, pick_title
 from scrapy_webclean.gcpause import gc_paused
@@ -36,6 +39,7 @@ from scrapy_webclean.html.pagewalk import (
     DEFAULT_CUSTOM_TAGS,
     build_page_model,
 )
+from scrapy_webclean.htmloutput import to_html
 from scrapy_webclean.markdown import to_markdown
 from scrapy_webclean.result import CleanResult
 from scrapy_webclean.segmentation.classify import (
@@ -78,6 +82,12 @@ class CleanOptions:
     #: line met on an earlier page is never added (``WEBCLEAN_LINE_MODEL_MIN_SITE_PAGES``;
     #: ``CleanPipeline`` sets 1, the default 0 decides from the first page on).
     line_model_min_site_pages: int = 0
+    #: Find the reader comments the text leaves out (``CleanResult.comments``).
+    include_comments: bool = False
+    #: The Markdown and HTML of the main content keep its links (absolute URLs).
+    markdown_links: bool = True
+    #: The Markdown and HTML of the main content keep its images (``![alt](src)``).
+    markdown_images: bool = False
 
 
 @lru_cache(maxsize=16)
@@ -184,16 +194,39 @@ def _clean_page(
         )
         if keep or meta
     ]
-    date = page_date(
-        page.root,
-        page.decoded.text,
-        (
-            line.text
-            for line, meta in zip(extraction.lines, extraction.metadata, strict=False)
-            if meta or (line.custom and line.units < 40)
-        ),
-        model.base_url or url,
+    meta_texts = [
+        line.text
+        for line, meta in zip(extraction.lines, extraction.metadata, strict=False)
+        if meta or (line.custom and line.units < 40)
+    ]
+    date = page_date(page.root, page.decoded.text, iter(meta_texts), model.base_url or url)
+    metadata = page_metadata(page.root, model, url, title, meta_texts, markup)
+    markdown_builder = partial(
+        to_markdown,
+        model,
+        extraction.text_lines,
+        title,
+        links=opts.markdown_links,
+        images=opts.markdown_images,
     )
+    html_builder = partial(
+        to_html,
+        model,
+        extraction.text_lines,
+        title,
+        links=opts.markdown_links,
+        images=opts.markdown_images,
+    )
+    text_source = "html"
+    declared = script_text(page.root, markup, extraction)
+    if declared is not None:
+        # The markup holds little of the text; the page's structured data declares it.
+        text, text_source = declared.text, declared.source
+        if extraction.page_type == "other":  # (the markup told nothing; the data does)
+            extraction.page_type = declared.page_type
+        markdown_builder = partial(text_markdown, title, text)
+        html_builder = partial(text_html, title, text)
+    comments = page_comments(model, extraction) if opts.include_comments else None
     # The page's own <html lang> is the prior; the HTTP Content-Language does not reach the
     # cleaner (it takes content_type only), so none is passed.
     lang = guess_language(text or _visible_sample(model), declared=model.lang_attr)
@@ -206,16 +239,23 @@ def _clean_page(
         block_builder=partial(
             labelled_blocks, model, kept_lines, classifier, opts.quark, opts.explain
         ),
-        markdown_builder=partial(
-            to_markdown,
-            model,
-            extraction.text_lines,
-            title,
-        ),
+        markdown_builder=markdown_builder,
+        html_builder=html_builder,
         page_type=extraction.page_type,
         date=date,
         page_model=model if opts.keep_page else None,
         kept_nodes=tuple(line.node for line in kept_lines) if opts.keep_page else (),
+        date_modified=metadata.date_modified,
+        author=metadata.author,
+        sitename=metadata.sitename,
+        description=metadata.description,
+        categories=metadata.categories,
+        tags=metadata.tags,
+        image=metadata.image,
+        canonical_url=metadata.canonical_url,
+        license=metadata.license,
+        comments=comments,
+        text_source=text_source,
     )
 
 

@@ -49,6 +49,20 @@ class Image:
 
 
 @dataclass(slots=True)
+class Comment:
+    """A reader comment under the article (``CleanOptions(include_comments=True)``): its
+    author's name and date when the page shows them ("" and None when not), its text."""
+
+    author: str
+    date: str | None
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a dict."""
+        return {"author": self.author, "date": self.date, "text": self.text}
+
+
+@dataclass(slots=True)
 class Block:
     """One block of the page with its label and the signals that decided it.
 
@@ -89,7 +103,17 @@ class CleanResult:
     main text), "forum" (a thread: posts with their authors and dates), "listing" (a hub,
     list or collection page: its items are the text) or "other" (no main content, or only
     a few short lines of it);
-    ``date`` is the publication date the page shows (``YYYY-MM-DD``) or None.
+    ``date`` is the publication date the page shows (``YYYY-MM-DD``) or None, and
+    ``date_modified`` the date it was last changed.
+
+    The page's metadata, each None (or an empty list) when the page does not give it:
+    ``author`` (the names of its authors), ``sitename``, ``description``, ``categories`` and
+    ``tags``, ``image`` (the lead image's absolute URL), ``canonical_url`` and ``license``.
+    ``comments`` are the reader comments (a list, with
+    ``CleanOptions(include_comments=True)``; None otherwise), never part of ``text``.
+    ``text_source`` says where ``text`` came from: ``"html"`` (the page's markup), or the
+    structured data of a page whose markup carries little of its text (``"json-ld"``,
+    ``"next-data"``, ``"nuxt-data"``, ``"json"``).
 
     ``blocks`` are built on first access (segmenting and classifying a page costs about a
     fifth of cleaning it, and a caller that wants the text only does not pay for it); until
@@ -112,6 +136,19 @@ class CleanResult:
     markdown_builder: Callable[[], str] | None = field(default=None, repr=False, compare=False)
     #: The page-model nodes of the lines kept as text (with ``page_model``, for reports).
     kept_nodes: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    date_modified: str | None = None
+    author: list[str] = field(default_factory=list)
+    sitename: str | None = None
+    description: str | None = None
+    categories: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    image: str | None = None
+    canonical_url: str | None = None
+    license: str | None = None
+    comments: list[Comment] | None = None
+    text_source: str = "html"
+    built_html: str | None = field(default=None, repr=False)
+    html_builder: Callable[[], str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def markdown(self) -> str:
@@ -122,6 +159,16 @@ class CleanResult:
             builder, self.markdown_builder = self.markdown_builder, None
             self.built_markdown = builder() if builder is not None else ""
         return self.built_markdown
+
+    @property
+    def html(self) -> str:
+        """The main content as minimal, safe HTML: the headline as ``<h1>``, then headings,
+        paragraphs, lists, tables, quotes and code, with no attribute but ``href``, ``src``
+        and ``alt`` (built on first access)."""
+        if self.built_html is None:
+            builder, self.html_builder = self.html_builder, None
+            self.built_html = builder() if builder is not None else ""
+        return self.built_html
 
     @property
     def blocks(self) -> list[Block]:
@@ -146,10 +193,14 @@ class CleanResult:
         return grouped
 
     def to_dict(
-        self, include_blocks: bool = False, include_markdown: bool = False
+        self,
+        include_blocks: bool = False,
+        include_markdown: bool = False,
+        include_html: bool = False,
     ) -> dict[str, Any]:
-        """A JSON-ready dict: title, text, lang, encoding, links and images by label (and
-        the blocks, the Markdown, when asked)."""
+        """A JSON-ready dict: title, text, lang, encoding, page type, the metadata, links
+        and images by label, the comments when they were asked for (and the blocks, the
+        Markdown, the HTML, when asked)."""
         data: dict[str, Any] = {
             "url": self.url,
             "title": self.title,
@@ -158,11 +209,25 @@ class CleanResult:
             "encoding": self.encoding,
             "page_type": self.page_type,
             "date": self.date,
+            "date_modified": self.date_modified,
+            "author": list(self.author),
+            "sitename": self.sitename,
+            "description": self.description,
+            "categories": list(self.categories),
+            "tags": list(self.tags),
+            "image": self.image,
+            "canonical_url": self.canonical_url,
+            "license": self.license,
+            "text_source": self.text_source,
             "links": {k: [v.to_dict() for v in vs] for k, vs in self.links_by_label().items()},
             "images": {k: [v.to_dict() for v in vs] for k, vs in self.images_by_label().items()},
         }
         if include_blocks:
             data["blocks"] = [block.to_dict() for block in self.blocks]
+        if self.comments is not None:
+            data["comments"] = [comment.to_dict() for comment in self.comments]
         if include_markdown:
             data["markdown"] = self.markdown
+        if include_html:
+            data["html"] = self.html
         return data

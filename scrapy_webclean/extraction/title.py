@@ -18,7 +18,7 @@ from scrapy_webclean.urls import host_of, is_site_root
 
 # (A match starts only where a whitespace run starts, so a long run is scanned once. A
 # spaced slash separates, "Topic / Forum / Site", but not between numbers: "2026 / 2027".)
-_TITLE_SEPARATORS_RE = re.compile(
+TITLE_SEPARATORS_RE = re.compile(
     r"(?<!\s)\s+[-|–—·:]\s+|(?<![\s\d])\s+/\s+|(?<=\d)\s+/\s+(?!\d)|(?<!\s)\s*[_｜|—–]\s*"
 )
 
@@ -260,7 +260,7 @@ def pick_title(model: PageModel) -> str:
             site_headings.append(heading)
         else:
             headings.append(heading)
-    parts = [p.strip() for p in _TITLE_SEPARATORS_RE.split(title_tag) if p.strip()]
+    parts = [p.strip() for p in TITLE_SEPARATORS_RE.split(title_tag) if p.strip()]
     own_parts = [p for p in parts if not _is_site_name(p, site_names)]
     # (a part that a logo <h1> repeats names the site too, when the title has another)
     logo_keys = {_name_key(h) for h in site_headings}
