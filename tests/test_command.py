@@ -39,7 +39,7 @@ def test_a_file_outside_a_project(tmp_path: Path) -> None:
     )  # fmt: skip
     text = done.stdout.decode("utf-8")
     assert done.returncode == 0, done.stderr.decode()[-2000:]
-    assert "Page type: article" in text and "Blocks:" in text and "\nImages (" in text
+    assert "Page type:   article" in text and "Blocks:" in text and "\nImages (" in text
     assert "content" in text.split("Blocks:")[1] and "drop  ad" in text
     data = json.loads(out.read_text("utf-8"))
     assert data["text"] and data["markdown"].startswith("# ") and data["blocks"]
@@ -62,7 +62,7 @@ def test_a_url_fetched_with_scrapy(tmp_path: Path) -> None:
         assert page["url"] in server.served
     text = done.stdout.decode("utf-8")
     assert done.returncode == 0, done.stderr.decode()[-2000:]
-    assert f"Title:     {page['title']}" in text and "Encoding: gb18030" in text
+    assert f"Title:       {page['title']}" in text and "Encoding: gb18030" in text
     assert page["paragraphs"][0].split()[0] in text
 
 
@@ -210,3 +210,21 @@ def test_a_page_that_cannot_be_fetched_says_its_status(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"could not fetch {root}/nowhere.html: HTTP 404 Not Found" in stderr, stderr
     assert "Traceback" not in stderr and not done.stdout
+
+
+def test_the_new_fields_and_formats(tmp_path: Path) -> None:
+    from tests.test_output_formats import PAGE, URL
+
+    page = tmp_path / "page.html"
+    page.write_text(PAGE, encoding="utf-8")
+    shown = scrapy([str(page), "--url", URL, "--format", "html", "--comments"], tmp_path)
+    assert shown.returncode == 0, shown.stderr.decode()[-2000:]
+    text = shown.stdout.decode("utf-8")
+    assert "Author:      Jane Doe" in text and "Site:        Harbour Gazette" in text
+    assert "\n<h1>Council turns Harbour Exchange" in text
+    assert "Comments (2):\n  - Mary Smith (2026-03-03)" in text
+    dumped = scrapy([str(page), "--url", URL, "--format", "json"], tmp_path)
+    assert dumped.returncode == 0, dumped.stderr.decode()[-2000:]
+    data = json.loads(dumped.stdout)
+    assert data["author"] == ["Jane Doe"] and data["html"].startswith("<h1>")
+    assert data["markdown"].startswith("# Council") and data["text_source"] == "html"

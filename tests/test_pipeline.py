@@ -57,9 +57,21 @@ def test_dict_item_is_cleaned_and_html_dropped() -> None:
         "encoding",
         "page_type",
         "date",
+        "date_modified",
+        "author",
+        "sitename",
+        "description",
+        "categories",
+        "tags",
+        "image",
+        "canonical_url",
+        "license",
+        "text_source",
         "links",
         "page_images",
     }
+    assert "comments" not in item  # (only with WEBCLEAN_INCLUDE_COMMENTS)
+    assert item["text_source"] == "html"
     assert item["title"] == "Council votes to turn Harbour Exchange into library"
     assert item["text"].startswith("The city council voted")
     assert item["lang"] == "en"

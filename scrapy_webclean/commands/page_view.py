@@ -1,6 +1,6 @@
 """What ``scrapy webclean`` shows of one page: why a fetch failed, the URL a page gives
 itself, every image's verdict from this one page and the words the crawl's output uses
-for it, and one line per block (``--explain``)."""
+for it, one line per block (``--explain``), and the summary of the page's fields."""
 
 from __future__ import annotations
 
@@ -16,6 +16,47 @@ if TYPE_CHECKING:
     from twisted.python.failure import Failure
 
     from scrapy_webclean.result import CleanResult
+
+
+#: What ``--format`` may ask for: the main content as text, Markdown or HTML, or the whole
+#: result as JSON.
+OUTPUT_FORMATS = ("text", "markdown", "html", "json")
+
+
+def summary_lines(result: CleanResult) -> list[str]:
+    """The summary above the main content: title, dates, page type, language, then each
+    metadata field the page gives (one left out when it gives none) and where the text
+    came from when not the markup."""
+    lines = [
+        f"Title:       {result.title}",
+        f"Date:        {result.date or '-'}"
+        + (f"    Modified: {result.date_modified}" if result.date_modified else ""),
+        f"Page type:   {result.page_type}",
+        f"Language:    {result.lang}    Encoding: {result.encoding}",
+    ]
+    fields = (
+        ("Author", ", ".join(result.author)),
+        ("Site", result.sitename),
+        ("Description", result.description),
+        ("Categories", ", ".join(result.categories)),
+        ("Tags", ", ".join(result.tags)),
+        ("Image", result.image),
+        ("Canonical", result.canonical_url),
+        ("License", result.license),
+    )
+    lines += [f"{name + ':':12} {value}" for name, value in fields if value]
+    if result.text_source != "html":
+        lines.append(f"Text from:   {result.text_source} (the page's structured data)")
+    return lines
+
+
+def comment_lines(result: CleanResult) -> list[str]:
+    """One entry per reader comment: its author and date, then its text indented."""
+    lines: list[str] = []
+    for comment in result.comments or ():
+        lines.append(f"  - {comment.author or 'anonymous'} ({comment.date or 'no date'})")
+        lines += [f"    {line}" for line in comment.text.splitlines()]
+    return lines
 
 
 def fetch_failure(failure: Failure) -> str:

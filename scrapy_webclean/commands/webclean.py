@@ -7,7 +7,10 @@
     scrapy webclean page.html -o - | jq .title      # the JSON on standard output, alone
     scrapy webclean page.html --explain              # every block, its label and signals
     scrapy webclean page.html --images               # every image's verdict and reasons
-    scrapy webclean page.html --markdown             # the main content as Markdown
+    scrapy webclean page.html --format markdown      # the main content as Markdown
+    scrapy webclean page.html --format html          # ... as minimal, sanitized HTML
+    scrapy webclean page.html --format json          # the CleanResult as JSON, alone
+    scrapy webclean page.html --comments             # the reader comments too
     scrapy webclean page.html --report report.html   # a picture of the blocks
     scrapy webclean rank items.jsonl -o ranks.csv    # QuarkRank of the crawl's link graph
 
@@ -38,12 +41,15 @@ from w3lib.url import is_url, safe_url_string
 
 from scrapy_webclean.cleaning import Cleaner
 from scrapy_webclean.commands.page_view import (
+    OUTPUT_FORMATS,
+    comment_lines,
     explain_blocks,
     fetch_failure,
     image_groups,
     image_words,
     judge_images,
     page_own_url,
+    summary_lines,
     verdict_dict,
 )
 from scrapy_webclean.commands.rank_run import run_rank
@@ -108,7 +114,20 @@ class Command(ScrapyCommand):
         )
         parser.add_argument("--explain", action="store_true", help="list every block")
         parser.add_argument("--images", action="store_true", help="every image's verdict")
-        parser.add_argument("--markdown", action="store_true", help="print Markdown")
+        parser.add_argument(
+            "--format",
+            choices=OUTPUT_FORMATS,
+            help="how the main content is printed: text (default), markdown, html, or json "
+            "(the whole CleanResult as JSON on standard output, alone)",
+        )
+        parser.add_argument(
+            "--markdown", action="store_true", help="print Markdown (--format markdown)"
+        )
+        parser.add_argument(
+            "--comments",
+            action="store_true",
+            help="find the reader comments too (WEBCLEAN_INCLUDE_COMMENTS) and print them",
+        )
         parser.add_argument("--report", help="write an HTML picture of the blocks to this file")
         group = parser.add_argument_group("rank (scrapy webclean rank <files>)")
         group.add_argument(
@@ -172,7 +191,15 @@ class Command(ScrapyCommand):
                 body = path.read_bytes()
             url, content_type = opts.url or page_own_url(body), opts.content_type
         assert self.settings is not None
-        options = replace(clean_options_from_settings(self.settings), keep_page=bool(opts.report))
+        options = clean_options_from_settings(self.settings)
+        options = replace(
+            options,
+            keep_page=bool(opts.report),
+            include_comments=options.include_comments or bool(opts.comments),
+        )
+        output = opts.format or ("markdown" if opts.markdown else "text")
+        if output == "json" and opts.output:
+            raise UsageError("--format json prints the JSON; -o writes it to a file: give one")
         cleaner = Cleaner(options)
         try:
             result = cleaner.clean(body, url, content_type=content_type)
@@ -186,8 +213,8 @@ class Command(ScrapyCommand):
 
             page = render_report(result, verdicts, self.styles)
             Path(opts.report).write_text(page, encoding="utf-8")
-        if opts.output:
-            data = result.to_dict(include_blocks=True, include_markdown=True)
+        if opts.output or output == "json":
+            data = result.to_dict(include_blocks=True, include_markdown=True, include_html=True)
             if verdicts:
                 groups = image_groups(result)
                 data["image_verdicts"] = {
@@ -195,7 +222,7 @@ class Command(ScrapyCommand):
                     for src, v in verdicts.items()
                 }
             dumped = json.dumps(data, ensure_ascii=False, indent=2)
-            if opts.output == "-":
+            if output == "json" or opts.output == "-":
                 # The JSON alone on standard output (for a pipe), UTF-8 whatever the locale.
                 sys.stdout.flush()
                 sys.stdout.buffer.write(dumped.encode("utf-8") + b"\n")
@@ -203,12 +230,15 @@ class Command(ScrapyCommand):
                 return
             Path(opts.output).write_text(dumped, encoding="utf-8")
         out = sys.stdout
-        print(f"Title:     {result.title}", file=out)
-        print(f"Date:      {result.date or '-'}", file=out)
-        print(f"Page type: {result.page_type}", file=out)
-        print(f"Language:  {result.lang}    Encoding: {result.encoding}", file=out)
+        for line in summary_lines(result):
+            print(line, file=out)
         print("", file=out)
-        print(result.markdown if opts.markdown else result.text, file=out)
+        shown = {"markdown": result.markdown, "html": result.html}.get(output, result.text)
+        print(shown, file=out)
+        if result.comments is not None:
+            print(f"\nComments ({len(result.comments)}):", file=out)
+            for line in comment_lines(result):
+                print(line, file=out)
         if opts.explain:
             print("\nBlocks:", file=out)
             for line in explain_blocks(result):

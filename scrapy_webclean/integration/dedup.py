@@ -47,6 +47,7 @@ from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
+import lxml.html
 from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
@@ -95,6 +96,31 @@ PAGES_TABLE, DONE_TABLE = "dd:pages", "dd:done"
 NEW, CHECKED, EXPORTED = "new", "checked", "exported"
 #: Fingerprints handed over by the clean pipeline that wait for their item at most.
 HANDED_MAX = 10_000
+#: The elements after which the plain text of an HTML text starts a new line.
+_HTML_LINE_TAGS = frozenset(
+    ("p", "li", "tr", "pre", "blockquote", "br", "h1", "h2", "h3", "h4", "h5", "h6")
+)
+
+
+def plain_text(text: str, output_format: str) -> str:
+    """The words of an item's text as the dedup index compares them: a Markdown text
+    (``WEBCLEAN_OUTPUT_FORMAT = "markdown"``) without its marks and link targets
+    (``markdown.markdown_to_text``), an HTML one without its tags, one line a block;
+    plain text as it is."""
+    if output_format == "markdown":
+        return markdown_to_text(text)
+    if output_format != "html" or not text.strip():
+        return text
+    root = lxml.html.fragment_fromstring(text, create_parent="div")
+    parts: list[str] = []
+    for element in root.iter():
+        if element.tag in _HTML_LINE_TAGS:
+            parts.append("\n")  # (a block starts a line; text before it ends one)
+        if element.text:
+            parts.append(element.text)
+        if element.tail and element is not root:
+            parts.append(element.tail)
+    return "\n".join(line.strip() for line in "".join(parts).splitlines() if line.strip())
 
 
 class DedupPipeline:
@@ -116,7 +142,7 @@ class DedupPipeline:
         self.page_type_field = output.get("page_type") or "page_type"
         self.url_field = get_setting(settings, "WEBCLEAN_URL_FIELD")
         self.mark_field = get_setting(settings, "WEBCLEAN_DEDUP_FIELD")
-        self.markdown = output_format(settings) == "markdown"
+        self.output_format = output_format(settings)
         keywords = tuple(get_setting(settings, "WEBCLEAN_QUERY_KEYWORDS"))
         options = DedupOptions(keywords=keywords)
         #: Fingerprints made where the pages were cleaned (``CleanPipeline``), by item id:
@@ -155,8 +181,8 @@ class DedupPipeline:
         if isinstance(text, str) and text.strip() and not uncompared:
             self._seen += 1
             handed = self._handed_fingerprint(item, text)
-            if self.markdown and handed is None:  # compare the words, not links and marks
-                text = markdown_to_text(text)
+            if handed is None:  # compare the words, not links, marks and tags
+                text = plain_text(text, self.output_format)
             key = url or f"item-{self._seen}"
             exact_only = (
                 isinstance(page_type, str) and page_type not in NEAR_PAGE_TYPES

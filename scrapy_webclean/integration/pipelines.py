@@ -64,7 +64,7 @@ SLOWEST_KEPT = 5
 
 
 def output_format(settings: BaseSettings) -> str:
-    """``WEBCLEAN_OUTPUT_FORMAT``: ``text`` or ``markdown``."""
+    """``WEBCLEAN_OUTPUT_FORMAT``: ``text``, ``markdown`` or ``html``."""
     return str(get_setting(settings, "WEBCLEAN_OUTPUT_FORMAT"))
 
 
@@ -93,6 +93,9 @@ def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
         ),
         line_model=line_model_named(get_setting(settings, "WEBCLEAN_LINE_MODEL")),
         line_model_min_site_pages=get_setting(settings, "WEBCLEAN_LINE_MODEL_MIN_SITE_PAGES"),
+        include_comments=get_setting(settings, "WEBCLEAN_INCLUDE_COMMENTS"),
+        markdown_links=get_setting(settings, "WEBCLEAN_MARKDOWN_LINKS"),
+        markdown_images=get_setting(settings, "WEBCLEAN_MARKDOWN_IMAGES"),
     )
 
 
@@ -129,7 +132,7 @@ class CleanPipeline:
         )
         self.on_error: str = get_setting(settings, "WEBCLEAN_ON_ERROR")
         self.error_field: str = get_setting(settings, "WEBCLEAN_ERROR_FIELD")
-        self.markdown = output_format(settings) == "markdown"
+        self.output_format = output_format(settings)
         self.workers = worker_count(get_setting(settings, "WEBCLEAN_WORKERS"))
         self.queue: int = get_setting(settings, "WEBCLEAN_WORKER_QUEUE")
         self.page_timeout: float = get_setting(settings, "WEBCLEAN_PAGE_TIMEOUT")
@@ -253,11 +256,11 @@ class CleanPipeline:
                 url,
                 content_type,
                 self.include_blocks,
-                self.markdown,
+                self.output_format,
                 self._fingerprints,
             )
         return await pool.clean(
-            html, url, content_type, self.include_blocks, self.markdown, self._fingerprints
+            html, url, content_type, self.include_blocks, self.output_format, self._fingerprints
         )
 
     async def clean_ahead(self, item: Any) -> bool:

@@ -61,6 +61,17 @@ DEFAULT_OUTPUT_FIELDS: dict[str, str | None] = {
     "encoding": "encoding",
     "page_type": "page_type",
     "date": "date",
+    "date_modified": "date_modified",
+    "author": "author",
+    "sitename": "sitename",
+    "description": "description",
+    "categories": "categories",
+    "tags": "tags",
+    "image": "image",
+    "canonical_url": "canonical_url",
+    "license": "license",
+    "text_source": "text_source",
+    "comments": "comments",
     "links": "links",
     "images": "page_images",
     "blocks": "blocks",
@@ -285,8 +296,30 @@ SETTINGS: tuple[Setting, ...] = (
         "WEBCLEAN_OUTPUT_FORMAT",
         "text",
         "'text': the main content as plain text; 'markdown': as Markdown (headings, lists, "
-        "tables, emphasis, links with absolute URLs), in the same field.",
-        choice("text", "markdown"),
+        "tables, code, quotes, emphasis, links with absolute URLs); 'html': as minimal, "
+        "sanitized HTML (no attribute but href, src and alt); in the same field.",
+        choice("text", "markdown", "html"),
+    ),
+    Setting(
+        "WEBCLEAN_MARKDOWN_LINKS",
+        True,
+        "The Markdown and HTML output keep the main content's links (absolute URLs); "
+        "False writes their text only.",
+        boolean(),
+    ),
+    Setting(
+        "WEBCLEAN_MARKDOWN_IMAGES",
+        False,
+        "The Markdown and HTML output keep the main content's images (a Markdown image "
+        "with its alt text, an img element with src and alt).",
+        boolean(),
+    ),
+    Setting(
+        "WEBCLEAN_INCLUDE_COMMENTS",
+        False,
+        "Add 'comments', the reader comments the text leaves out: a list of "
+        "{author, date, text} (never part of the text).",
+        boolean(),
     ),
     Setting(
         "WEBCLEAN_WORKERS",

@@ -168,7 +168,7 @@ class FingerprintRequest:
     where the page is cleaned (in its worker: not in the crawl's process, whose event loop
     the crawl waits on): the query ``keywords`` its fingerprints use, and the page types it
     does not compare. (A Markdown text is compared as plain text, as the dedup pipeline
-    reads it: ``markdown.markdown_to_text``.)"""
+    reads it: ``markdown.markdown_to_text``; an HTML text as the page's plain text.)"""
 
     keywords: tuple[str, ...] = ()
     skipped_types: frozenset[str] = frozenset()
@@ -181,11 +181,12 @@ def clean_page(
     url: str | None,
     content_type: Any,
     include_blocks: bool,
-    markdown: bool = False,
+    output_format: str = "text",
     fingerprints: FingerprintRequest | None = None,
 ) -> Cleaned:
-    """Clean one page with ``cleaner`` (in the crawl's process or in a worker); with
-    ``markdown`` the item's text is the Markdown of the main content. A page is learned by
+    """Clean one page with ``cleaner`` (in the crawl's process or in a worker); the item's
+    text is the main content in ``output_format``: ``"text"``, ``"markdown"`` or
+    ``"html"`` (``WEBCLEAN_OUTPUT_FORMAT``). A page is learned by
     a state-backed template store once per URL (see ``BackendTemplateStore.page``). With
     ``fingerprints``, the text is fingerprinted for the dedup pipeline too
     (:attr:`Cleaned.fingerprint`).
@@ -206,8 +207,10 @@ def clean_page(
         with learning:
             result = cleaner.clean(html, url, content_type=content_type)
         data = result.to_dict(include_blocks=include_blocks)  # builds the blocks
-        if markdown:
+        if output_format == "markdown":
             data["text"] = result.markdown
+        elif output_format == "html":
+            data["text"] = result.html
     except CleanError as exc:
         return Cleaned(reason=exc.reason, message=str(exc))
     except Exception as exc:  # never let one page stop the crawl
@@ -228,7 +231,7 @@ def clean_page(
         and result.page_type not in fingerprints.skipped_types
         and text.strip()  # (the dedup pipeline compares no blank text)
     ):
-        compared = markdown_to_text(text) if markdown else text
+        compared = markdown_to_text(text) if output_format == "markdown" else result.text
         cleaned.fingerprint = (compared, fingerprint(compared, fingerprints.keywords))
     return cleaned
 
@@ -277,11 +280,13 @@ def _work(
     url: str | None,
     content_type: Any,
     include_blocks: bool,
-    markdown: bool,
+    output_format: str,
     fingerprints: FingerprintRequest | None,
 ) -> Cleaned:
     assert _CLEANER is not None, "worker not started"
-    cleaned = clean_page(_CLEANER, html, url, content_type, include_blocks, markdown, fingerprints)
+    cleaned = clean_page(
+        _CLEANER, html, url, content_type, include_blocks, output_format, fingerprints
+    )
     cleaned.worker_rss = _peak_rss()
     cleaned.lost_writes = _take_lost()
     return cleaned
@@ -427,14 +432,14 @@ class WorkerPool:
         url: str | None,
         content_type: Any,
         include_blocks: bool,
-        markdown: bool = False,
+        output_format: str = "text",
         fingerprints: FingerprintRequest | None = None,
     ) -> Cleaned:
         """Clean a page in its site's worker (waiting for a slot when the worker is busy);
         see :func:`clean_page`. A page over the pool's ``page_timeout`` comes back with
         the reason ``timeout``; one whose worker died, ``worker_crashed``."""
         index = self.worker_for(url)
-        args = (html, url, content_type, include_blocks, markdown, fingerprints)
+        args = (html, url, content_type, include_blocks, output_format, fingerprints)
         async with self._slots[index]:
             while True:
                 executor = self._pools[index]
