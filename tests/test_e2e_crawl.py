@@ -113,6 +113,20 @@ def test_main_text_of_every_article(crawl: dict[str, Any]) -> None:
     assert not problems
 
 
+def test_authors_come_from_the_bylines(crawl: dict[str, Any]) -> None:
+    by_url = {item["url"]: item for item in crawl["items"]}
+    named = 0
+    for page in article_pages(crawl["truth"]):
+        item = by_url.get(page["url"])
+        if item is None:
+            continue
+        assert all(name in (page["byline"] or "") for name in item["author"]), item["url"]
+        assert item["sitename"] and item["text_source"] == "html"
+        named += bool(item["author"])
+    # (the digest site's bylines name a source, not a person: "Source: ... | date")
+    assert named >= 40
+
+
 def test_no_template_text_in_main_text(crawl: dict[str, Any]) -> None:
     truth = crawl["truth"]
     problems = []

@@ -145,6 +145,16 @@ def test_author_names_cut_and_split() -> None:
     assert len(author_names(many)) == MAX_NAMES
 
 
+def test_chinese_byline_labels() -> None:
+    assert author_names("作者：周沐阳") == ["周沐阳"]
+    assert author_names("记者：张三、李四") == ["张三", "李四"]
+    assert author_names("文: 赵六") == ["赵六"]
+    assert author_names("责任编辑：王五") == []  # (the editor, not the author)
+    assert author_names("来源：江城晚报") == []  # (the source, a publication)
+    line = "2026年4月10日 10:00 来源：江城晚报 作者：周沐阳 李青  责任编辑：王五"
+    assert author_names(line) == ["周沐阳", "李青"]
+
+
 def test_no_author_on_a_page_without_one() -> None:
     assert clean().author == []
 

@@ -41,14 +41,23 @@ NOT_AUTHOR_LABELS: tuple[str, ...] = read_word_list("extraction/data/not_author_
 NOT_AUTHOR_RE = re.compile(
     r"^\W*+(?:" + "|".join(re.escape(label) for label in NOT_AUTHOR_LABELS) + r")\b", re.I
 )
-#: A byline's label: "By", "Written by", "Posted by:", "Author:", "Authors:".
+#: A byline's label: "By", "Written by", "Posted by:", "Author:", "Authors:", and the
+#: Chinese "作者：", "记者：", "撰文：", "文：" (a colon, ASCII or full-width, after a word label).
 LABEL_RE = re.compile(
     r"^[^\w@]*+(?:(?:(?:written|posted|published|authored|words|story|text|article|reported|"
     r"created|submitted|compiled|recipe|(?:view\s++)?(?:all\s++)?(?:posts|articles|stories))"
-    r"\s++)?by\b|(?:authors?|author\(s\)|byline|writers?|reporters?|contributors?)\s*+:)"
+    r"\s++)?by\b|(?:authors?|author\(s\)|byline|writers?|reporters?|contributors?|"
+    r"作者|记者|撰文|撰稿|文)\s*+[:：])"
     r"[^\w@]*+",
     re.I,
 )
+#: A Chinese byline's author label anywhere in the line ("2026年4月10日 来源：晚报 作者：张三"):
+#: the names follow it, up to the next labelled field.
+ZH_AUTHOR_LABEL_RE = re.compile(r"(?:作者|记者|撰文|撰稿)\s*+[:：]\s*+")
+#: The start of the next labelled field after a Chinese byline's names ("  编辑：").
+_ZH_NEXT_FIELD_RE = re.compile(r"\s++[^\s:：]{1,8}+[:：]")
+#: Where a Chinese byline's names split (a space too: "作者：张三 李四").
+_ZH_SPLIT_RE = re.compile(r"[\s、，,;；&]++")
 #: Where a byline's names end: a separator, an opening bracket, a word that follows a name
 #: ("on 19 Dec", "in News", "Updated ..."), a reading time ("5 min read").
 _CUT_RE = re.compile(
@@ -63,10 +72,10 @@ _ADDRESS_RE = re.compile(r"(?:https?:|www\.|/)", re.I)
 #: A template's placeholder left unfilled ("{{ author }}", "page.head.extra.author").
 _PLACEHOLDER_RE = re.compile(r"[{}$%]|^\w++(?:\.\w++){3,}$")
 #: Where a list of names splits.
-_SPLIT_RE = re.compile(r"[,;&]|\band\b|\bAND\b")
+_SPLIT_RE = re.compile(r"[,;&、，；]|\band\b|\bAND\b")
 #: A part of two to five capitals (dots aside) after a name is a degree ("RD", "M.D.").
 _INITIALS_RE = re.compile(r"(?:[A-Z]\.?){2,5}")
-_EDGE_CHARS = " \t\n.,:;-–—|•·'\"*!?()[]"
+_EDGE_CHARS = " \t\n.,:;-–—|•·'\"*!?()[]：，。"
 _NAME_KEY_RE = re.compile(r"\W+|_")
 
 
@@ -83,6 +92,9 @@ def author_names(text: str, site_keys: Collection[str] = (), byline: bool = True
     text = collapse_ws(text[:MAX_BYLINE_CHARS]).strip()
     if not text or NOT_AUTHOR_RE.match(text) or _ADDRESS_RE.match(text):
         return []
+    zh_label = ZH_AUTHOR_LABEL_RE.search(text)
+    if zh_label is not None:
+        return _chinese_names(text[zh_label.end() :], site_keys)
     label = LABEL_RE.match(text)
     if label is not None:
         text = text[label.end() :]
@@ -107,6 +119,22 @@ def author_names(text: str, site_keys: Collection[str] = (), byline: bool = True
         names.append(name)
         if len(names) >= MAX_NAMES:
             break
+    return names
+
+
+def _chinese_names(text: str, site_keys: Collection[str]) -> list[str]:
+    """The names after a Chinese byline's author label, up to the next labelled field,
+    split on spaces and enumeration commas (at most :data:`MAX_NAMES`)."""
+    following = _ZH_NEXT_FIELD_RE.search(text)
+    if following is not None:
+        text = text[: following.start()]
+    names: list[str] = []
+    for part in _ZH_SPLIT_RE.split(text):
+        name = part.strip(_EDGE_CHARS)
+        if name and name not in names and is_name(name, site_keys):
+            names.append(name)
+            if len(names) >= MAX_NAMES:
+                break
     return names
 
 

@@ -22,7 +22,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from scrapy_webclean.extraction.authors import MAX_NAMES, author_names, name_key, one_name
+from scrapy_webclean.extraction.authors import (
+    MAX_NAMES,
+    ZH_AUTHOR_LABEL_RE,
+    author_names,
+    name_key,
+    one_name,
+)
 from scrapy_webclean.extraction.bylines import line_authors, markup_authors
 from scrapy_webclean.extraction.jsonld import types_of
 from scrapy_webclean.extraction.metatags import OTHERS_TYPES, HeadTags, JsonLd, values_of
@@ -135,9 +141,11 @@ _BYLINE_RE = re.compile(
 
 
 def _byline_authors(lines: Sequence[str], site_keys: set[str]) -> list[str]:
-    """The names of the first byline line ("By Jane Doe • May 6, 2025") that holds one."""
+    """The names of the first byline line ("By Jane Doe • May 6, 2025", "来源：晚报
+    作者：张三": a Chinese byline's label may come after its date and source) that holds
+    one."""
     for line in lines:
-        if _BYLINE_RE.match(line):
+        if _BYLINE_RE.match(line) or ZH_AUTHOR_LABEL_RE.search(line):
             names = author_names(line, site_keys)
             if names:
                 return names
