@@ -54,8 +54,9 @@ LABEL_RE = re.compile(
 #: A Chinese byline's author label anywhere in the line ("2026年4月10日 来源：晚报 作者：张三"):
 #: the names follow it, up to the next labelled field.
 ZH_AUTHOR_LABEL_RE = re.compile(r"(?:作者|记者|撰文|撰稿)\s*+[:：]\s*+")
-#: The start of the next labelled field after a Chinese byline's names ("  编辑：").
-_ZH_NEXT_FIELD_RE = re.compile(r"\s++[^\s:：]{1,8}+[:：]")
+#: The start of the next labelled field after a Chinese byline's names ("  编辑："; tried
+#: at the start of a run of spaces only, so a long run is scanned once).
+_ZH_NEXT_FIELD_RE = re.compile(r"(?<!\s)\s++[^\s:：]{1,8}+[:：]")
 #: Where a Chinese byline's names split (a space too: "作者：张三 李四").
 _ZH_SPLIT_RE = re.compile(r"[\s、，,;；&]++")
 #: Where a byline's names end: a separator, an opening bracket, a word that follows a name
