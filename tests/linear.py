@@ -31,8 +31,7 @@ MAX_DOUBLINGS = 12
 def _least_time(func: Callable[[T], object], value: T, repeats: int) -> float:
     best = float("inf")
     enabled = gc.isenabled()
-    gc.collect()
-    gc.disable()
+    gc.disable()  # (no collect first: in a long session's heap each would take long)
     try:
         for _ in range(repeats):
             started = time.process_time()
