@@ -21,7 +21,7 @@ from scrapy_webclean.extraction.dates import page_date
 from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extract_main
 from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
 from scrapy_webclean.extraction.lines import build_lines
-from scrapy_webclean.extraction.metadata import page_metadata
+from scrapy_webclean.extraction.metadata import METADATA_FIELDS, page_metadata
 from scrapy_webclean.extraction.pagekind import looks_like_product
 from scrapy_webclean.extraction.scripttext import script_text, text_html, text_markdown
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
@@ -199,7 +199,7 @@ def _clean_page(
         for line, meta in zip(extraction.lines, extraction.metadata, strict=False)
         if meta or (line.custom and line.units < 40)
     ]
-    date = page_date(page.root, page.decoded.text, iter(meta_texts), model.base_url or url)
+    date = page_date(page.root, page.decoded.text, meta_texts, model.base_url or url)
     metadata = page_metadata(page.root, model, url, title, meta_texts, markup)
     markdown_builder = partial(
         to_markdown,
@@ -245,15 +245,7 @@ def _clean_page(
         date=date,
         page_model=model if opts.keep_page else None,
         kept_nodes=tuple(line.node for line in kept_lines) if opts.keep_page else (),
-        date_modified=metadata.date_modified,
-        author=metadata.author,
-        sitename=metadata.sitename,
-        description=metadata.description,
-        categories=metadata.categories,
-        tags=metadata.tags,
-        image=metadata.image,
-        canonical_url=metadata.canonical_url,
-        license=metadata.license,
+        **{name: getattr(metadata, name) for name in METADATA_FIELDS},
         comments=comments,
         text_source=text_source,
     )

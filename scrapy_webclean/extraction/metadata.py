@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from lxml import etree
 
@@ -72,6 +72,10 @@ class PageMetadata:
 #: At most this many characters of a site name and a description are kept.
 MAX_SITENAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 4096
+
+
+#: The fields of :class:`PageMetadata`, each a field of ``CleanResult`` of the same name.
+METADATA_FIELDS: tuple[str, ...] = tuple(item.name for item in fields(PageMetadata))
 
 
 def page_metadata(
