@@ -39,6 +39,10 @@ variants, still selectable with ``--extractors``):
 
 * ``ours`` -- ``scrapy_webclean.Cleaner``, one per fold per set, cross-validated with
   ``--models`` (above);
+* ``ours-precision``, ``ours-recall`` -- as ``ours`` (the same fold models), with
+  ``CleanOptions(favor="precision")`` and ``favor="recall"``: the precision/recall knob
+  (``WEBCLEAN_FAVOR``); each set's report gives the P, R and F1 of all three beside the
+  peers' and checks the knob's target (``extraction_favor.py``);
 * ``ours-heldin`` -- one ``Cleaner`` per set with the model shipped in the package
   (``CleanOptions(line_model=default_line_model())``), trained on all the dev data, so its
   figures are held-in (the ceiling of what training could fit); the default options when
@@ -54,6 +58,8 @@ variants, still selectable with ``--extractors``):
 * ``trafilatura+comments`` (optional) -- ``extract(html, url=...)``, the library default;
 * ``trafilatura-precision`` (optional) -- ``extract(..., include_comments=False,
   favor_precision=True)``;
+* ``trafilatura-recall`` (optional) -- ``extract(..., include_comments=False,
+  favor_recall=True)``;
 * ``readability`` -- readability-lxml ``Document(html).summary()``, then the text of that
   HTML with one line per block element (the conversion is inside the timed call);
 * ``justext`` -- paragraphs not classified as boilerplate, one per line; the English
@@ -126,7 +132,8 @@ new ``--per-page`` file carries those stored records on.
 The code, one job a module: ``extractors.py`` builds and times the extractors (``ours`` with
 its fold models, the peers, the parse floor); ``extraction_runs.py`` runs them over a set
 and scores the pages (and writes and reads the per-page records); ``extraction_report.py``
-writes each set's Markdown (its tables from ``report_tables.py``, its snippet scoring from
+writes each set's Markdown (its tables from ``report_tables.py``, the precision/recall knob's
+from ``extraction_favor.py``, its snippet scoring from
 ``extraction_snippets.py``, its page types from ``extraction_types.py``);
 ``extraction_targets.py`` checks issue 20's targets; this file
 reads the arguments and the sets and puts the report together.

@@ -1,8 +1,8 @@
 """The extraction benchmark's report: Markdown (and the numbers behind it) for a set with
-truth (every extractor's figures, the headline metric per fold, comments, snippet scoring,
-page types) and for the set without truth (template learning over one site's pages), with
-the notes on the data itself. Its parts: the tables in ``report_tables.py``, the snippet
-scoring in ``extraction_snippets.py``, the page types in ``extraction_types.py``.
+truth (every extractor's figures, the headline metric per fold, the precision/recall knob,
+comments, snippet scoring, page types) and for the set without truth (template learning over one site's pages), with
+the notes on the data itself. Its parts: the tables in ``report_tables.py``, the knob in
+``extraction_favor.py``, the snippet scoring in ``extraction_snippets.py``, the page types in ``extraction_types.py``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 # The benchmarks folder is not a package: make its modules importable however this is run.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from datasets import Dataset
+from extraction_favor import favor_report
 from extraction_runs import (
     HEADLINE_LABEL,
     PageResult,
@@ -103,6 +104,10 @@ def set_report(
         "folds": {name: f.to_dict() for name, f in folds.items()},
         "notes": list(dataset.notes),
     }
+    favor_text, favor_data = favor_report(summaries, dataset.language)
+    if favor_text:
+        out.append(favor_text)
+        data["favor"] = favor_data
     if any(p.comments is not None for p in dataset.pages):
         text, data["with_comments"] = comments_report(dataset, results, summaries)
         out.append(text)

@@ -1,6 +1,7 @@
 """The extractors that ``extraction.py`` compares, each built fresh per set and timed per
 page: ``ours`` (a ``Cleaner``, with the fold models of ``--models``: :class:`OursSetup`),
-its held-in and rules-only variants, and the peers (trafilatura, readability-lxml, jusText,
+its held-in and rules-only variants, its precision/recall knob (``ours-precision``,
+``ours-recall``: ``CleanOptions.favor``), and the peers (trafilatura, readability-lxml, jusText,
 GNE, resiliparse), beside the bare lxml parse (the floor). Every peer gets the same
 ``str`` (:func:`peer_html`); ``ours`` gets the page's bytes.
 """
@@ -26,6 +27,8 @@ from scrapy_webclean.html.tagclasses import BREAK_TAGS
 
 ALL_EXTRACTORS = (
     "ours",
+    "ours-precision",
+    "ours-recall",
     "ours-heldin",
     "ours-rules",
     "ours-stateless",
@@ -33,6 +36,7 @@ ALL_EXTRACTORS = (
     "trafilatura",
     "trafilatura+comments",
     "trafilatura-precision",
+    "trafilatura-recall",
     "readability",
     "justext",
     "gne",
@@ -42,6 +46,8 @@ ALL_EXTRACTORS = (
 #: What runs without ``--extractors``: the slower or redundant variants are left out.
 DEFAULT_EXTRACTORS = (
     "ours",
+    "ours-precision",
+    "ours-recall",
     "ours-heldin",
     "ours-rules",
     "trafilatura",
@@ -53,6 +59,9 @@ DEFAULT_EXTRACTORS = (
 )
 #: Not a peer: the parse floor, whose "text" is the whole page.
 FLOOR = "lxml"
+#: The ``ours`` variants of the precision/recall knob (``CleanOptions.favor``): each is
+#: ``ours`` (cross-validated with ``--models``) with that ``favor``.
+FAVORED = {"ours-precision": "precision", "ours-recall": "recall"}
 
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 
@@ -147,6 +156,10 @@ class OursSetup:
                 else "`CleanOptions()` (the package ships no line model)"
             )
             rest = f"`ours-heldin` = {heldin}; `ours-rules` = `CleanOptions(line_model=None)`"
+            rest += (
+                "; `ours-precision` and `ours-recall` = `ours` with `favor='precision'` and "
+                "`favor='recall'`"
+            )
         else:
             rest = (
                 f"no line model in the package ({self.support_note}): `ours-heldin` and "
@@ -203,10 +216,15 @@ def ours_setup(models_dir: Path | None) -> OursSetup:
     return setup
 
 
-def _ours_options(kind: str, setup: OursSetup, fold: int) -> Any:
-    """The ``CleanOptions`` of one ``ours`` variant for a page of ``fold``."""
+def _ours_options(kind: str, setup: OursSetup, fold: int, favor: str = "balanced") -> Any:
+    """The ``CleanOptions`` of one ``ours`` variant for a page of ``fold``; a ``favor``
+    other than "balanced" (``ours-precision``, ``ours-recall``) goes with ``kind`` "cv"."""
     from scrapy_webclean import CleanOptions
 
+    if favor != "balanced":
+        if setup.cross_validated:
+            return CleanOptions(line_model=setup.fold_models[fold], favor=favor)
+        return CleanOptions(favor=favor)
     if kind == "cv" and setup.cross_validated:
         return CleanOptions(line_model=setup.fold_models[fold])
     if kind == "rules" and setup.line_model_support:
@@ -216,9 +234,12 @@ def _ours_options(kind: str, setup: OursSetup, fold: int) -> Any:
     return CleanOptions()
 
 
-def _ours_factory(kind: str, setup: OursSetup, with_blocks: bool = False) -> Callable[[], Extract]:
-    """``kind``: ``cv`` (one Cleaner per fold, each with its fold's options), ``heldin`` or
-    ``rules`` (one Cleaner for the set), ``stateless`` (``clean_html``)."""
+def _ours_factory(
+    kind: str, setup: OursSetup, with_blocks: bool = False, favor: str = "balanced"
+) -> Callable[[], Extract]:
+    """``kind``: ``cv`` (one Cleaner per fold, each with its fold's options, and
+    ``favor``), ``heldin`` or ``rules`` (one Cleaner for the set), ``stateless``
+    (``clean_html``)."""
 
     def build() -> Extract:
         from scrapy_webclean import Cleaner, clean_html
@@ -231,7 +252,7 @@ def _ours_factory(kind: str, setup: OursSetup, with_blocks: bool = False) -> Cal
             return run_stateless
 
         if kind == "cv":
-            cleaners = {k: Cleaner(_ours_options(kind, setup, k)) for k in range(FOLDS)}
+            cleaners = {k: Cleaner(_ours_options(kind, setup, k, favor)) for k in range(FOLDS)}
         else:
             one = Cleaner(_ours_options(kind, setup, 0))
             cleaners = dict.fromkeys(range(FOLDS), one)
@@ -360,9 +381,11 @@ def build_extractor(
         "ours-rules": _ours_factory("rules", setup),
         "ours-stateless": _ours_factory("stateless", setup),
         "ours+blocks": _ours_factory("cv", setup, with_blocks=True),
+        **{name: _ours_factory("cv", setup, favor=favor) for name, favor in FAVORED.items()},
         "trafilatura": _trafilatura_factory(include_comments=False),
         "trafilatura+comments": _trafilatura_factory(),
         "trafilatura-precision": _trafilatura_factory(include_comments=False, favor_precision=True),
+        "trafilatura-recall": _trafilatura_factory(include_comments=False, favor_recall=True),
         "readability": _readability_factory,
         "justext": _justext_factory_for(language),
         "gne": _gne_factory,

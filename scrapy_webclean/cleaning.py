@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache, partial
 
 from scrapy_webclean.blocklabels import labelled_blocks
@@ -22,6 +22,8 @@ from scrapy_webclean.extraction.extract import Extraction, ExtractOptions, extra
 from scrapy_webclean.extraction.linemodel import LineDecider, default_line_model
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.metadata import METADATA_FIELDS, page_metadata
+from scrapy_webclean.extraction.options import BALANCED, check_favor
+from scrapy_webclean.extraction.options import FAVOR_CHOICES as FAVOR_CHOICES  # (re-exported)
 from scrapy_webclean.extraction.pagekind import looks_like_product
 from scrapy_webclean.extraction.scripttext import script_text, text_html, text_markdown
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
@@ -88,6 +90,18 @@ class CleanOptions:
     markdown_links: bool = True
     #: The Markdown and HTML of the main content keep its images (``![alt](src)``).
     markdown_images: bool = False
+    #: Precision or recall first (``WEBCLEAN_FAVOR``; one of ``FAVOR_CHOICES``):
+    #: "balanced" (the default), "precision" (less that may not be content: the line
+    #: model keeps a line from a higher probability, the rules drop mostly-linked lines
+    #: and short labels at the text's ends) or "recall" (more that may be: a lower
+    #: probability, the rules recover more prose and keep captions and byline lines).
+    #: What each moves: ``extraction.favor``. It sets ``extract.favor``.
+    favor: str = BALANCED
+
+    def __post_init__(self) -> None:
+        check_favor(self.favor)
+        if self.extract.favor != self.favor:
+            object.__setattr__(self, "extract", replace(self.extract, favor=self.favor))
 
 
 @lru_cache(maxsize=16)

@@ -41,6 +41,7 @@ EXAMPLES: dict[str, Any] = {
     "WEBCLEAN_EXTRA_NOISE_WORDS": ["责任编辑", "相关阅读"],
     "WEBCLEAN_LINE_MODEL": "none",
     "WEBCLEAN_LINE_MODEL_MIN_SITE_PAGES": 3,
+    "WEBCLEAN_FAVOR": "recall",
     "WEBCLEAN_MIN_BLOCK_CHARS": 80,
     "WEBCLEAN_FALLBACK_ENCODINGS": ["utf-8", "big5", "gb18030", "cp1252"],
     "WEBCLEAN_ADS_ENABLED": False,

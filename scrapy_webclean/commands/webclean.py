@@ -11,6 +11,7 @@
     scrapy webclean page.html --format html          # ... as minimal, sanitized HTML
     scrapy webclean page.html --format json          # the CleanResult as JSON, alone
     scrapy webclean page.html --comments             # the reader comments too
+    scrapy webclean page.html --favor recall         # more of what may be content
     scrapy webclean page.html --report report.html   # a picture of the blocks
     scrapy webclean rank items.jsonl -o ranks.csv    # QuarkRank of the crawl's link graph
 
@@ -39,7 +40,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from w3lib.url import is_url, safe_url_string
 
-from scrapy_webclean.cleaning import Cleaner
+from scrapy_webclean.cleaning import FAVOR_CHOICES, Cleaner
 from scrapy_webclean.commands.page_view import (
     OUTPUT_FORMATS,
     comment_lines,
@@ -128,6 +129,12 @@ class Command(ScrapyCommand):
             action="store_true",
             help="find the reader comments too (WEBCLEAN_INCLUDE_COMMENTS) and print them",
         )
+        parser.add_argument(
+            "--favor",
+            choices=FAVOR_CHOICES,
+            help="precision or recall first (WEBCLEAN_FAVOR): balanced (default), precision, "
+            "recall",
+        )
         parser.add_argument("--report", help="write an HTML picture of the blocks to this file")
         group = parser.add_argument_group("rank (scrapy webclean rank <files>)")
         group.add_argument(
@@ -196,6 +203,7 @@ class Command(ScrapyCommand):
             options,
             keep_page=bool(opts.report),
             include_comments=options.include_comments or bool(opts.comments),
+            favor=opts.favor or options.favor,
         )
         output = opts.format or ("markdown" if opts.markdown else "text")
         if output == "json" and opts.output:

@@ -66,6 +66,7 @@ from scrapy_webclean.extraction.declared import (
     keep_declared_lines,
     keep_product_name,
 )
+from scrapy_webclean.extraction.favor import favor_rules
 from scrapy_webclean.extraction.hints import node_hints
 from scrapy_webclean.extraction.hintwords import POSITIVE, STRONG_NEGATIVE, WEAK_NEGATIVE
 from scrapy_webclean.extraction.lastpasses import (
@@ -76,7 +77,7 @@ from scrapy_webclean.extraction.lastpasses import (
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
 from scrapy_webclean.extraction.lines import Line, shows_text
-from scrapy_webclean.extraction.options import ExtractOptions
+from scrapy_webclean.extraction.options import BALANCED, ExtractOptions
 from scrapy_webclean.extraction.pagekind import (
     declares_discussion,
     looks_like_dated_post,
@@ -408,6 +409,7 @@ def _extract_once(
     if forum and page_type == "article":
         page_type = "forum"
     rules_type = "landing" if landing else page_type
+    decided: list[bool] | None = None
     if line_model is not None and line_model.decides_on(rules_type, type_probs, lines):
         rules = RuleState(
             kept=kept,
@@ -422,10 +424,25 @@ def _extract_once(
             type_probs=type_probs,
             structural=structural,
             seen_on_site=seen_on_site or (),
+            favor=opts.favor,
         )
         decided = line_model.decide(model, lines, rules)
         if decided is not None:
             kept = decided
+    if decided is None and opts.favor != BALANCED:
+        # The rules decide this page: move their verdicts toward precision or recall.
+        favor_rules(
+            model,
+            lines,
+            kept,
+            metadata,
+            [in_region[line.node] == 1 for line in lines],
+            drop_noisy,
+            [a or b for a, b in zip(blocked, structural, strict=True)],
+            title,
+            rules_type,
+            opts,
+        )
     drop_stranded_labels(model, lines, kept, opts.max_link_density)
     keep_defined_terms(model, lines, kept, blocked)
     drop_after_editor_line(lines, kept)

@@ -150,6 +150,9 @@ class RuleState:
     structural: Sequence[bool] = ()
     #: Lines met on an earlier page of the site (``TemplateModel.template_evidence``).
     seen_on_site: Sequence[bool] = ()
+    #: What the model's verdicts favor (``ExtractOptions.favor``): "balanced", or
+    #: "precision" or "recall", which move its thresholds (``favor.shifted_thresholds``).
+    favor: str = "balanced"
 
 
 def line_features(

@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from scrapy_webclean.extraction.favor import shifted_thresholds
 from scrapy_webclean.extraction.hintwords import STRONG_NEGATIVE
 from scrapy_webclean.extraction.linefeatures import (
     FEATURE_NAMES,
@@ -31,6 +32,7 @@ from scrapy_webclean.extraction.linefeatures import (
     line_features,
 )
 from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.extraction.options import BALANCED
 from scrapy_webclean.extraction.pagetype import PAGE_TYPES, PageTypeModel, uniform_probabilities
 from scrapy_webclean.extraction.trees import TreeEnsemble, numpy_module
 
@@ -140,7 +142,8 @@ class LineModel:
     it and its probability is at least ``drop_below``: between the two, the rules' verdict
     stands, and the rules' vetoes (:func:`vetoed`) always stand; a line met on an earlier
     page of the site (``seen_on_site``) is kept only when the rules kept it; a page the
-    model would leave empty keeps the rules' verdicts. ``type_thresholds``
+    model would leave empty keeps the rules' verdicts. ``RuleState.favor`` moves both
+    thresholds (``favor.shifted_thresholds``: lower for recall, higher for precision). ``type_thresholds``
     gives other thresholds for pages of a most probable type (a collection's items are
     kept by the rules, not dropped by the model). The model decides on
     pages whose rules' page type (``linefeatures.PAGE_TYPE_CODES``) is one of
@@ -267,7 +270,10 @@ class LineModel:
             for i, p in zip(open_lines, trees.probabilities(rows), strict=True):
                 probs[i] = float(p)
         seen = rules.seen_on_site or [False] * len(lines)
-        return keep_flags(probs, rules.kept, seen, settled, *trees.thresholds(type_probs))
+        keep_above, drop_below = trees.thresholds(type_probs)
+        if rules.favor != BALANCED:
+            keep_above, drop_below = shifted_thresholds(keep_above, drop_below, rules.favor)
+        return keep_flags(probs, rules.kept, seen, settled, keep_above, drop_below)
 
     def decide_rows(
         self, rows: Sequence[Sequence[float]], lines: Sequence[Line] = ()

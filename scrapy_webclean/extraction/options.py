@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The values of ``favor`` (``CleanOptions.favor``, ``WEBCLEAN_FAVOR``; what each moves:
+#: ``extraction.favor``).
+BALANCED, PRECISION, RECALL = "balanced", "precision", "recall"
+FAVOR_CHOICES: tuple[str, ...] = (BALANCED, PRECISION, RECALL)
+
+
+def check_favor(value: object) -> str:
+    """``value`` when it is one of :data:`FAVOR_CHOICES`; else ``ValueError`` naming it."""
+    if not isinstance(value, str) or value not in FAVOR_CHOICES:
+        allowed = ", ".join(repr(choice) for choice in FAVOR_CHOICES)
+        raise ValueError(f"favor must be one of {allowed}, not {value!r}")
+    return value
+
 
 @dataclass(frozen=True, slots=True)
 class ExtractOptions:
@@ -89,3 +102,9 @@ class ExtractOptions:
     #: page's positive line score: then it shows one article (a blog's latest post).
     landing_pages: bool = True
     landing_max_holder_share: float = 0.4
+    #: Precision or recall first (``extraction.favor``): "balanced", "precision" or
+    #: "recall". Set from ``CleanOptions.favor``.
+    favor: str = BALANCED
+
+    def __post_init__(self) -> None:
+        check_favor(self.favor)

@@ -93,6 +93,7 @@ def clean_options_from_settings(settings: BaseSettings) -> CleanOptions:
         ),
         line_model=line_model_named(get_setting(settings, "WEBCLEAN_LINE_MODEL")),
         line_model_min_site_pages=get_setting(settings, "WEBCLEAN_LINE_MODEL_MIN_SITE_PAGES"),
+        favor=get_setting(settings, "WEBCLEAN_FAVOR"),
         include_comments=get_setting(settings, "WEBCLEAN_INCLUDE_COMMENTS"),
         markdown_links=get_setting(settings, "WEBCLEAN_MARKDOWN_LINKS"),
         markdown_images=get_setting(settings, "WEBCLEAN_MARKDOWN_IMAGES"),

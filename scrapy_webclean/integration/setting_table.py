@@ -10,6 +10,7 @@ from typing import Any
 
 from scrapy_webclean.ads.options import AdModelOptions
 from scrapy_webclean.dedup.store import MAX_MEMORY_DOCS, MIN_MEMORY_DOCS
+from scrapy_webclean.extraction.options import FAVOR_CHOICES
 from scrapy_webclean.html.loader import DEFAULT_FALLBACK_ENCODINGS, Limits
 from scrapy_webclean.html.pagewalk import DEFAULT_CUSTOM_PATTERNS, DEFAULT_CUSTOM_TAGS
 from scrapy_webclean.integration.setting_rules import (
@@ -190,6 +191,16 @@ SETTINGS: tuple[Setting, ...] = (
         "site's pages (the rules decide before: on a site's first page nothing tells its "
         "template from its content, and the model would keep a sidebar's sentence).",
         integer(minimum=0),
+    ),
+    Setting(
+        "WEBCLEAN_FAVOR",
+        "balanced",
+        "Precision or recall first, as trafilatura's favor_precision and favor_recall: "
+        "'balanced'; 'precision' (less of what may not be content: the line model keeps a "
+        "line from a higher probability, the rules drop mostly-linked lines and short "
+        "labels at the text's ends) or 'recall' (more of what may be: a lower probability, "
+        "the rules recover more prose and keep photo captions and byline lines).",
+        choice(*FAVOR_CHOICES),
     ),
     Setting(
         "WEBCLEAN_MIN_BLOCK_CHARS",
