@@ -10,7 +10,9 @@ For each set both runs scored, it prints the set's headline metric before and af
 precision and recall on the other English sets, character F1 on Chinese sets), the pages
 whose own figure rose and fell, the change on each fold (the folds hold out the domains
 their model was not trained on, so a change that helps only where it was made shows here)
-and, on WCXB, on each page type. ``--show`` lists the pages that moved by more than that.
+and, on WCXB, on each page type. ``--show`` lists the pages that moved by more than that. Beside each change stands its
+paired bootstrap 95% interval (:func:`paired_interval`): a change is kept only when its
+interval excludes 0 on some set and no set falls beyond its own interval.
 This is how a rule, a threshold or a retrained model is kept or left: only when the
 cross-validated figure rises (``../shared/datasets/README.md``).
 """
@@ -24,6 +26,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -77,6 +81,52 @@ def set_figure(entries: Iterable[dict[str, Any]], field: str) -> float:
     ).f1
 
 
+#: Resamples of :func:`paired_interval` and its seed (fixed: a rerun prints the same interval).
+RESAMPLES = 2000
+BOOTSTRAP_SEED = 7
+
+
+def _masked_means(entries: Sequence[dict[str, Any]], key: str, draws: np.ndarray) -> np.ndarray:
+    """Per draw, the mean of ``key`` over the drawn pages that have one (``metrics.average``
+    averages precision over the pages with a prediction, recall over those with a truth)."""
+    values = np.array([e.get(key) or 0.0 for e in entries])[draws]
+    present = np.array([e.get(key) is not None for e in entries])[draws]
+    counts = present.sum(axis=1)
+    return np.where(counts > 0, values.sum(axis=1) / np.maximum(counts, 1), 0.0)
+
+
+def paired_interval(
+    old: Sequence[dict[str, Any]],
+    new: Sequence[dict[str, Any]],
+    field: str,
+    resamples: int = RESAMPLES,
+    level: float = 0.95,
+) -> tuple[float, float]:
+    """The paired bootstrap interval of the headline metric's change (``new`` minus
+    ``old``, page ``i`` of one against page ``i`` of the other): pages drawn with
+    replacement ``resamples`` times, the set's figure (:func:`set_figure`'s way) computed
+    on each draw for both runs, the central ``level`` share of the changes."""
+    n = len(old)
+    if n == 0:
+        return 0.0, 0.0
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    draws = rng.integers(0, n, size=(resamples, n))
+
+    def figures(entries: Sequence[dict[str, Any]]) -> np.ndarray:
+        if field == "wcxb_f1":
+            values = np.array([e.get(field) or 0.0 for e in entries])
+            return values[draws].mean(axis=1)
+        kind = field.split("_")[0]
+        p, r = (_masked_means(entries, f"{kind}_{part}", draws) for part in ("p", "r"))
+        total = p + r
+        return np.where(total > 0, 2 * p * r / np.where(total > 0, total, 1.0), 0.0)
+
+    changes = figures(new) - figures(old)
+    tail = (1.0 - level) / 2 * 100
+    low, high = np.percentile(changes, [tail, 100 - tail])
+    return float(low), float(high)
+
+
 def compare(
     before: dict[tuple[str, str], Record],
     after: dict[tuple[str, str], Record],
@@ -97,12 +147,22 @@ def compare(
         up = sum(1 for m in moves if m > MOVED)
         down = sum(1 for m in moves if m < -MOVED)
         first, last = set_figure(old, field), set_figure(new, field)
+        low, high = paired_interval(old, new, field)
         out.append(f"## {set_name} ({len(keys)} pages, {label})")
         out.append("")
         out.append(
             md_table(
-                ["before", "after", "change", "pages up", "pages down"],
-                [[f"{first:.5f}", f"{last:.5f}", f"{last - first:+.5f}", str(up), str(down)]],
+                ["before", "after", "change", "95% interval", "pages up", "pages down"],
+                [
+                    [
+                        f"{first:.5f}",
+                        f"{last:.5f}",
+                        f"{last - first:+.5f}",
+                        f"[{low:+.5f}, {high:+.5f}]",
+                        str(up),
+                        str(down),
+                    ]
+                ],
             )
         )
         out.append("")

@@ -59,7 +59,8 @@ def test_a_change_is_shown_per_set_fold_and_page_type(
     assert compare_runs.main([str(before), str(after), "--show", "0.1"]) == 0
     out = capsys.readouterr().out
     # WCXB: the mean of the per-page figures, 0.75 -> 0.85; one page up, one down
-    assert "| 0.75000 | 0.85000 | +0.10000 | 1 | 1 |" in out
+    assert "| 0.75000 | 0.85000 | +0.10000 | [" in out
+    assert "] | 1 | 1 |" in out
     assert "| 0 | 1 | 0.50000 | 0.90000 | +0.40000 |" in out  # fold 0
     assert "| product | 1 | 1.00000 | 0.80000 | -0.20000 |" in out
     assert "- 2 (product) -0.2000 http://a.example/2" in out
