@@ -66,7 +66,8 @@ def test_a_change_is_shown_per_set_fold_and_page_type(
     assert "- 2 (product) -0.2000 http://a.example/2" in out
     # token F1 of the averaged P and R: P over the pages with text (1.0), R over all pages
     # (0.25 -> 0.5): F1 0.4 -> 0.66667
-    assert "| 0.40000 | 0.66667 | +0.26667 | 1 | 0 |" in out
+    assert "| 0.40000 | 0.66667 | +0.26667 | [" in out
+    assert "] | 1 | 0 |" in out
     assert "page type" not in out.split("## scrapinghub")[1].split("## wcxb-dev")[0]
 
 
