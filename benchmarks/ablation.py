@@ -73,10 +73,6 @@ def _none_flagged(lines: Sequence[Any]) -> list[bool]:
     return [False] * len(lines)
 
 
-def _no_declared_text(*_args: Any, **_kwargs: Any) -> str:
-    return ""
-
-
 def _no_script_text(*_args: Any, **_kwargs: Any) -> None:
     return None
 
