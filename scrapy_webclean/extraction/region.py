@@ -83,7 +83,10 @@ def choose_region(
     # (service pages, documentation: content spread over many sections).
     top = max(range(n), key=subtree.__getitem__)
     if subtree[top] < opts.min_region_score:
-        return top, [], best_score
+        # No region: the short-page reading takes the best subtree, the deepest of those
+        # with the best sum (the paragraph, not the root above a bare body's one line).
+        deepest = max(range(n), key=lambda i: (subtree[i], i))
+        return deepest, [], best_score
     if best_score < opts.min_region_score:
         return top, [(top, top + node_count[top])], best_score
     if top <= best < top + node_count[top]:
