@@ -57,10 +57,6 @@ def _always(*_args: Any, **_kwargs: Any) -> bool:
     return True
 
 
-def _no_region(*_args: Any, **_kwargs: Any) -> tuple[int, list[tuple[int, int]], float]:
-    return 0, [], 0.0
-
-
 def _same_ranges(_model: Any, ranges: Any, *_args: Any, **_kwargs: Any) -> Any:
     return ranges
 
@@ -113,7 +109,6 @@ FAMILIES: tuple[Family, ...] = (
         (("repeat_min_units", _INF),),
     ),
     Family("short-page", "a short page's best subtree kept", (("short_page_min_score", None),)),
-    Family("main-element", "region widened to <main>", (("use_main_element", False),)),
     Family("landing", "a site's front page read whole", (("landing_pages", False),)),
     Family("thread-region", "a forum region widened to all posts", (("thread_min_posts", 10**9),)),
     Family(
@@ -132,19 +127,9 @@ FAMILIES: tuple[Family, ...] = (
         patches=((f"{_EXTRACT}:keep_declared_lines", _nothing),),
     ),
     Family(
-        "product-name",
-        "a product page's name kept",
-        patches=((f"{_EXTRACT}:keep_product_name", _nothing),),
-    ),
-    Family(
         "related-headings",
         "sections under a 'related' heading dropped",
         patches=((f"{_EXTRACT}:drop_after_related_headings", _nothing),),
-    ),
-    Family(
-        "noscript-copies",
-        "<noscript> copies of kept text dropped",
-        patches=((f"{_EXTRACT}:drop_noscript_copies", _nothing),),
     ),
     Family(
         "repeated-buy-box",
@@ -167,11 +152,6 @@ FAMILIES: tuple[Family, ...] = (
         patches=((f"{_EXTRACT}:drop_stranded_labels", _nothing),),
     ),
     Family(
-        "defined-terms",
-        "the linked term of a kept definition kept",
-        patches=((f"{_EXTRACT}:keep_defined_terms", _nothing),),
-    ),
-    Family(
         "editor-line",
         "what follows a Chinese editor line dropped",
         patches=((f"{_EXTRACT}:drop_after_editor_line", _nothing),),
@@ -180,11 +160,6 @@ FAMILIES: tuple[Family, ...] = (
         "thread-retry",
         "a page keeping nothing read again as a thread",
         patches=((f"{_EXTRACT}:looks_like_dated_post", _always),),
-    ),
-    Family(
-        "second-region",
-        "a region whose lines all drop gives way to the next",
-        patches=((f"{_EXTRACT}:choose_region", _no_region),),
     ),
     Family(
         "spare-prose",

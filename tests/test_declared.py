@@ -7,7 +7,6 @@ from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.declared import (
     declared_text,
     keep_declared_lines,
-    keep_product_name,
 )
 from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.html.loader import parse_html
@@ -112,36 +111,3 @@ def test_the_cleaner_keeps_the_description_the_page_declares() -> None:
         assert "A light trail shoe with a rock plate and a grippy outsole." in text
         assert "Breathable mesh upper keeps your feet cool on long mountain runs." in text
         assert "Copyright" not in text
-
-
-def test_a_product_pages_name_is_kept_once() -> None:
-    root, _ = parse_html(page(PRODUCT_LD))
-    model = build_page_model(root, URL)
-    lines = build_lines(model)
-    kept = [line.text.startswith("A light") for line in lines]
-    keep_product_name(model, lines, kept, "Trail Runner 2")
-    assert [line.text for line, keep in zip(lines, kept, strict=True) if keep] == [
-        "Trail Runner 2",
-        "A light trail shoe with a rock plate and a grippy outsole.",
-    ]
-    # A kept line that holds the name already: nothing more. A title no <h1> carries:
-    # nothing (a breadcrumb or a list item may repeat a name, but not name the page).
-    kept = [line.text.startswith("Our story") for line in lines]
-    keep_product_name(model, lines, kept, "Our story")
-    assert sum(kept) == 1
-    kept = [False] * len(lines)
-    keep_product_name(model, lines, kept, "Home")
-    assert not any(kept)
-
-
-def test_the_cleaner_keeps_the_name_on_a_page_that_sells_a_product() -> None:
-    """The name is kept where the markup offers the product for sale (an offer beside it),
-    not on a page that only names one."""
-    offered = PRODUCT_LD.replace(
-        '"name": "Trail Runner 2",', '"name": "Trail Runner 2", "offers": {"price": "120"},'
-    )
-    for options in RULES_AND_DEFAULT:
-        text = clean_html(page(offered), URL, options=options).text
-        assert text.startswith("Trail Runner 2\nA light trail shoe")
-        text = clean_html(page(PRODUCT_LD), URL, options=options).text
-        assert "Trail Runner 2" not in text

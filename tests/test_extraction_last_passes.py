@@ -1,5 +1,5 @@
 """The last passes over the verdicts (``extraction.lastpasses``): the labels of link boxes
-whose links were dropped, the terms of kept definitions."""
+whose links were dropped, what follows an editor's line."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from scrapy_webclean import clean_html
 from scrapy_webclean.extraction.lastpasses import (
     drop_after_editor_line,
     drop_stranded_labels,
-    keep_defined_terms,
 )
 from scrapy_webclean.extraction.lines import Line, build_lines
 from scrapy_webclean.html.loader import parse_html
@@ -82,32 +81,6 @@ def test_only_a_short_bold_or_heading_label_over_two_link_lines_is_stranded() ->
     # a kept line of prose after the box: the label heads a part of the text
     texts, kept = _verdicts("<h3>More news</h3>" + links + prose)
     assert kept[texts.index("More news")] is True
-
-
-def test_the_linked_term_of_a_kept_definition_is_kept() -> None:
-    root, _ = parse_html(
-        "<html><body><dl>"
-        '<dt><a href="/docs/close"><code>Socket.close()</code></a></dt>'
-        "<dd><p>Closes the connection.</p></dd>"
-        '<dt><a href="/docs/send"><code>Socket.send()</code></a></dt>'
-        "<dd><p>Queues data to be sent.</p></dd>"
-        '<dt><a href="/docs/other">Other page</a></dt>'
-        "</dl>"
-        '<dl><dt><a href="/docs/open">Socket.open()</a></dt></dl><p>Opens it.</p>'
-        "</body></html>"
-    )
-    model = build_page_model(root)
-    lines = build_lines(model)
-    texts = [line.text for line in lines]
-    kept = [line.link_density <= 0.5 for line in lines]
-    blocked = [False] * len(lines)
-    blocked[texts.index("Socket.send()")] = True  # noise, say
-    keep_defined_terms(model, lines, kept, blocked)
-    verdicts = dict(zip(texts, kept, strict=True))
-    assert verdicts["Socket.close()"] is True
-    assert verdicts["Socket.send()"] is False  # blocked
-    assert verdicts["Other page"] is False  # no definition after it
-    assert verdicts["Socket.open()"] is False  # the next line is no definition of its list
 
 
 def _lines(body: str) -> list[Line]:

@@ -1,8 +1,7 @@
 """Lines a page declares as its own text in its structured data: the description of the
 schema.org product that a product page publishes for search engines (in JSON-LD, or as
 microdata: ``itemprop="description"`` inside the product's ``itemscope``), and the
-questions and answers of a JSON-LD FAQ; and a product page's name, the ``<h1>`` that the
-page's title names (:func:`keep_product_name`).
+questions and answers of a JSON-LD FAQ.
 
 A product page's description often sits in a tab, an accordion or a column of short
 feature lines that the region choice passes over for a block of prose further down, and
@@ -16,15 +15,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from lxml import etree
 
 from scrapy_webclean.extraction.jsonld import json_ld_items, json_objects, types_of
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.pagekind import PRODUCT_TYPE_NAMES, all_declared_types
-from scrapy_webclean.extraction.verdicts import in_h1
-from scrapy_webclean.html.pagemodel import PageModel
 
 #: The schema.org types of a product (``pagetype.SCHEMA_GROUPS`` less the offers),
 #: lower-cased: ``pagekind.PRODUCT_TYPE_NAMES`` and ``IndividualProduct``.
@@ -158,42 +155,3 @@ def keep_declared_lines(
             continue
         if comparable(line.text) in declared:
             kept[i] = True
-
-
-def keep_product_name(
-    model: PageModel,
-    lines: Sequence[Line],
-    kept: list[bool],
-    title: str,
-    sells: Callable[[], bool] | None = None,
-) -> None:
-    """On a product page, keep the product's name: the first line in an ``<h1>`` whose
-    text is the page's ``title`` (``title.pick_title``), unless a kept line holds it
-    already. The name heads the buy box, which the region choice often passes over for
-    the description's prose below it (or another column). ``sells()`` says whether the
-    page offers a product (``pagekind.looks_like_product``); it is asked last, only when
-    there is a name to keep."""
-    name = comparable(title)
-    if not name:
-        return
-    # (comparable() at most doubles a text's length, lower-casing an "İ" to two
-    # characters: a line under half the name's length can neither be it nor hold it, and
-    # most lines are)
-    size = (len(name) + 1) // 2
-    heading = next(
-        (
-            i
-            for i, line in enumerate(lines)
-            if len(line.text) >= size and in_h1(model, line) and comparable(line.text) == name
-        ),
-        None,
-    )
-    if heading is None:
-        return
-    if any(
-        keep and len(line.text) >= size and name in comparable(line.text)
-        for line, keep in zip(lines, kept, strict=True)
-    ):
-        return
-    if sells is None or sells():
-        kept[heading] = True

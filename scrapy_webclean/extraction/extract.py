@@ -11,9 +11,8 @@
    holds the most prose (the "paragraph holder", as in readability) lies elsewhere --
    then the holder, widened level by level with sibling sections that score. Long prose
    split over sibling containers stays one region; a strip of teasers beside the article
-   does not take it over. A region inside the page's ``<main>`` becomes the whole main
-   element when the rest of it does not score negative. On a discussion thread, a region
-   inside one post becomes the container of all posts (``thread_region``).
+   does not take it over. On a discussion thread, a region inside one post becomes the
+   container of all posts (``thread_region``).
 3. Page type: when the page's prose is thin and one list of title-like linked items
    (same tag and class, ``region.best_list``) holds more text, the page is a *listing*
    and that list is the region; its item titles are kept (a list that keeps nothing, a
@@ -27,11 +26,8 @@
    headline and short customised lines (date/byline) are *metadata*, reported apart
    (``verdicts``). Section headings that link into the page and the linked items of a
    list that a kept line introduces are kept after all; sections under a "related"
-   heading, ``<noscript>`` copies of kept text and a product page's repeated buy box are
-   dropped.
-   Three readings of a page the steps above leave empty: a region whose every line the
-   verdicts drop (a long comment thread whose author lines outscored a short article)
-   gives way to the best region outside it; a page whose best subtree scores under
+   heading and a product page's repeated buy box are dropped.
+   Two readings of a page the steps above leave empty: a page whose best subtree scores under
    ``min_region_score`` (a two-line post) keeps that subtree (``short_page_min_score``);
    and a page that still keeps nothing is read again as a discussion thread, whose posts
    are the content, though its address does not say "thread" -- unless the address is a
@@ -46,8 +42,7 @@
 6. A trained line model (``linemodel``), when one is given, makes the final keep/drop
    call per line from the rules' verdicts and the lines' features (``linefeatures``).
    Then the label of a link box whose links were all dropped, left alone in the text's
-   tail, is dropped too, the linked term of a kept definition is kept, and what follows
-   a Chinese article's editor line ("责任编辑：…") is dropped (``lastpasses``).
+   tail, is dropped too, and what follows a Chinese article's editor line ("责任编辑：…") is dropped (``lastpasses``).
 7. A kept line that repeats an earlier kept line from another place of the page (a
    reply quoting the first post, a second copy of the article) is dropped (``repeats``).
 
@@ -64,7 +59,6 @@ from dataclasses import dataclass
 from scrapy_webclean.extraction.declared import (
     declared_text,
     keep_declared_lines,
-    keep_product_name,
 )
 from scrapy_webclean.extraction.favor import favor_rules
 from scrapy_webclean.extraction.hints import node_hints
@@ -72,7 +66,6 @@ from scrapy_webclean.extraction.hintwords import POSITIVE, STRONG_NEGATIVE, WEAK
 from scrapy_webclean.extraction.lastpasses import (
     drop_after_editor_line,
     drop_stranded_labels,
-    keep_defined_terms,
 )
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
@@ -86,11 +79,10 @@ from scrapy_webclean.extraction.pagekind import (
 from scrapy_webclean.extraction.pagetype import page_type_features
 from scrapy_webclean.extraction.reading import read_page
 from scrapy_webclean.extraction.recovery import second_opinion
-from scrapy_webclean.extraction.region import choose_region, sum_up, widen_to_main
+from scrapy_webclean.extraction.region import sum_up
 from scrapy_webclean.extraction.repeats import drop_repeated_copies, drop_repeated_lines
 from scrapy_webclean.extraction.verdicts import (
     drop_after_related_headings,
-    drop_noscript_copies,
     drop_only_flags,
     keep_introduced_lists,
     keep_linked_headings,
@@ -237,8 +229,6 @@ def extract_main(
     keep_declared_lines(
         lines, extraction.kept, extraction.metadata, declared_text(model.elements[0], markup)
     )
-    if title and product is not None:
-        keep_product_name(model, lines, extraction.kept, title, product)
     drop_repeated_copies(model, lines, extraction.kept, opts.repeat_min_units)
     if not any(extraction.kept) and any(extraction.metadata):
         # The region holds a headline and a byline and nothing else (a post whose body is a
@@ -357,26 +347,9 @@ def _extract_once(
         # The list kept nothing (a comment thread or a box of other posts read as the
         # page's list, whose lines the verdicts drop): the page is an article after all.
         region, page_type = article_region, "article"
-        ranges = widen_to_main(model, article_ranges, subtree, opts)
         in_region, kept, metadata = region_verdicts(
-            lines, hints, drop_noisy, ranges, title, opts, False, False, forum
+            lines, hints, drop_noisy, article_ranges, title, opts, False, False, forum
         )
-    if page_type == "article" and not landing and not any(kept):
-        # The verdicts dropped every line of the region (a long comment thread whose
-        # authors' lines scored it the region): the best region outside it is the main one.
-        scores_outside = [
-            min(score, 0.0) if in_region[line.node] else score
-            for line, score in zip(lines, scores, strict=False)
-        ]
-        outside = _subtree_sums(model, lines, scores_outside)
-        second, second_ranges, _ = choose_region(model, lines, scores_outside, outside, opts)
-        if second_ranges:
-            second_ranges = widen_to_main(model, second_ranges, outside, opts)
-            verdicts = region_verdicts(
-                lines, hints, drop_noisy, second_ranges, title, opts, False, False, forum
-            )
-            if any(verdicts[1]):
-                region, (in_region, kept, metadata) = second, verdicts
     # Lines no later pass may keep: noise, and lines in a strong-negative container.
     blocked = [
         is_noisy or hints[line.node] == STRONG_NEGATIVE
@@ -400,10 +373,9 @@ def _extract_once(
         keep_introduced_lists(model, lines, kept, linked)
     before_structural = kept[:]
     drop_after_related_headings(model, lines, kept)
-    drop_noscript_copies(model, lines, kept)
     if product is not None:
         drop_repeated_lines(lines, kept, product)
-    # Lines those structural rules dropped (a "related" section, a <noscript> copy, a
+    # Lines those structural rules dropped (a "related" section, a
     # repeated buy box): the line model never keeps them again.
     structural = [was and not now for was, now in zip(before_structural, kept, strict=True)]
     if forum and page_type == "article":
@@ -444,6 +416,5 @@ def _extract_once(
             opts,
         )
     drop_stranded_labels(model, lines, kept, opts.max_link_density)
-    keep_defined_terms(model, lines, kept, blocked)
     drop_after_editor_line(lines, kept)
     return Extraction(lines, kept, region, scores, metadata, page_type)

@@ -16,12 +16,6 @@ clean_html's): the lines that recur on three texts or more went from 6 to 3
 cross-validated (``benchmarks/compare_runs.py``): WCXB +0.000002 (3 pages up, 3 down),
 scrapinghub +0.00003, dragnet-gold and the Chinese news unchanged.
 
-**Terms of kept definitions.** A reference page lists its members as a definition list
-whose terms link to each member's own page (``<dt><a>WebSocket.close()</a></dt>``): the
-term is dropped as a link while its definition is kept. :func:`keep_defined_terms` keeps
-the term whose definition, the next line, is kept. Cross-validated: WCXB +0.00004 (two
-pages up, a reference page by 0.055; none down), the other sets unchanged.
-
 **What follows an editor's line.** Chinese news sites sign an article with its editor's
 line ("责任编辑：张伟"); what follows it inside the article's container is other articles'
 teasers, a follow prompt, a QR code's caption. :func:`drop_after_editor_line` drops it.
@@ -43,8 +37,6 @@ LABEL_MAX_UNITS = 8.0
 STRANDED_MIN_LINK_LINES = 2
 #: A label's text sits in one of these elements (a heading, or bold text).
 LABEL_TAGS = frozenset(("h2", "h3", "h4", "h5", "h6", "b", "strong"))
-#: A line's ``<dt>`` or ``<dd>`` is its node or at most this many levels above it.
-DEFINITION_LEVELS = 3
 #: An editor's signature, the line a Chinese news site ends an article with ("责任编辑：张伟",
 #: "（责编：李明）", "本文来源：网易财经 责任编辑：NF042").
 EDITOR_LINE_RE = re.compile(r"(?:责任编辑|责编)\s*[:：]")
@@ -78,36 +70,6 @@ def _is_label(model: PageModel, line: Line, max_link_density: float) -> bool:
     if line.units > LABEL_MAX_UNITS or line.prose or line.link_density > max_link_density:
         return False
     return text_element(model, line, LABEL_TAGS) > 0
-
-
-def keep_defined_terms(
-    model: PageModel, lines: list[Line], kept: list[bool], blocked: list[bool]
-) -> None:
-    """Keep (in ``kept``) each dropped line in a ``<dt>`` whose next line is kept and sits in
-    a ``<dd>`` of the same list: the term of a kept definition. ``blocked`` lines (noise,
-    or in a strong-negative container) stay dropped."""
-    for i in range(len(lines) - 1):
-        if kept[i] or blocked[i] or not kept[i + 1]:
-            continue
-        term = _enclosing(model, lines[i].node, "dt")
-        if term < 0:
-            continue
-        definition = _enclosing(model, lines[i + 1].node, "dd")
-        if definition >= 0 and model.parents[definition] == model.parents[term]:
-            kept[i] = True
-
-
-def _enclosing(model: PageModel, node: int, tag: str) -> int:
-    """The ``tag`` element that is ``node`` or at most :data:`DEFINITION_LEVELS` levels
-    above it, or -1."""
-    tags, parents = model.tags, model.parents
-    for _ in range(DEFINITION_LEVELS + 1):
-        if node <= 0:
-            break
-        if tags[node] == tag:
-            return node
-        node = parents[node]
-    return -1
 
 
 def drop_after_editor_line(lines: list[Line], kept: list[bool]) -> None:

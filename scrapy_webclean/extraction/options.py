@@ -48,8 +48,6 @@ class ExtractOptions:
     #: ``outer_share`` for the siblings at each level up to the best subtree around it.
     sibling_share: float = 0.2
     outer_share: float = 0.1
-    #: Widen the region to the page's ``<main>`` element around it.
-    use_main_element: bool = True
     #: A listing page: its best list holds ``listing_strong_factor`` times the text of the
     #: best paragraph holder, or ``listing_factor`` times when the holder's prose is under
     #: ``article_min_prose_units``; the list has ``min_list_items`` items whose anchors

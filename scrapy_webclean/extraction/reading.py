@@ -26,7 +26,6 @@ from scrapy_webclean.extraction.region import (
     landing_region,
     thread_region,
     widen_to_article_body,
-    widen_to_main,
 )
 from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.urls import is_site_root
@@ -104,7 +103,6 @@ def read_page(
         thread = thread_region(model, region, opts.thread_min_posts)
         if thread > 0:
             region, ranges = thread, [(thread, thread + model.node_count[thread])]
-    ranges = widen_to_main(model, ranges, subtree, opts)
     if page_type == "article":
         ranges = widen_to_article_body(model, ranges, subtree)
     # A collection read as an article (its introduction outweighs its grid): the best

@@ -3,9 +3,8 @@
 
 The region is the node whose subtree has the largest sum of line scores, unless the
 container that directly holds the most prose (the paragraph holder) lies elsewhere: then
-the holder, widened by its sibling sections that score (``choose_region``). HTML5's
-``<main>`` may widen it further (``widen_to_main``), and so may the article body that
-schema.org markup declares (``widen_to_article_body``). A page whose thin prose is outweighed
+the holder, widened by its sibling sections that score (``choose_region``). The article
+body that schema.org markup declares may widen it further (``widen_to_article_body``). A page whose thin prose is outweighed
 by one list of title-like linked items is a listing, and that list is its region
 (``best_list``); a site's front page is a landing page, whose region is its main element
 (``landing_region``, ``landing_range``). Regions are node ranges ``[start, end)`` of the
@@ -140,37 +139,6 @@ def _widen(
         if own >= threshold:
             ranges.append((parent, parent + 1))
         node = parent
-    return ranges
-
-
-def widen_to_main(
-    model: PageModel,
-    ranges: list[tuple[int, int]],
-    subtree: list[float],
-    opts: ExtractOptions,
-) -> list[tuple[int, int]]:
-    """HTML5 says ``<main>`` (or ``role="main"``) holds the dominant content: when the
-    region lies inside a main element (the nearest one around it; the page's only
-    ``<main>`` when it has one) and the rest of it does not score negative, the whole
-    main element is the region (landing and service pages spread their
-    content over many short sections that no single one of them represents)."""
-    if not ranges or not opts.use_main_element:
-        return ranges
-    tags, elements, parents = model.tags, model.elements, model.parents
-    main_tags = [i for i, tag in enumerate(tags) if tag == "main" and model.visible[i]]
-    if len(main_tags) > 1:
-        return ranges
-    main = ranges[0][0]
-    while main > 0 and tags[main] != "main" and elements[main].get("role") != "main":
-        main = parents[main]
-    if main <= 0 or (main_tags and main_tags[0] != main):
-        return ranges
-    end = main + model.node_count[main]
-    region_score = sum(subtree[start] for start, _ in ranges)
-    if all(main <= start and stop <= end for start, stop in ranges) and (
-        subtree[main] >= region_score
-    ):
-        return [(main, end)]
     return ranges
 
 

@@ -8,8 +8,8 @@ dropped (step 4 of ``extract``), and the passes that revise them.
 ``region_verdicts`` then gives every line its verdict: KEEP, DROP or METADATA (a
 headline, a date or byline line: content, reported apart). The passes after it keep
 linked lines that belong to the text (``keep_linked_headings``,
-``keep_introduced_lists``) and drop kept lines that do not (``drop_after_related_headings``,
-``drop_noscript_copies``); they change ``kept`` in place. Lines that repeat earlier ones
+``keep_introduced_lists``) and drop kept lines that do not (``drop_after_related_headings``);
+they change ``kept`` in place. Lines that repeat earlier ones
 are ``repeats``' job.
 """
 
@@ -447,26 +447,6 @@ class _FirstLines:
 
 #: :meth:`_FirstLines.first` of a range that holds no line.
 _NO_LINE = sys.maxsize
-
-
-def drop_noscript_copies(model: PageModel, lines: list[Line], kept: list[bool]) -> None:
-    """Pages that render their text twice, once for scripts and once inside ``<noscript>``,
-    would export it twice: a kept line inside ``<noscript>`` whose text is also kept
-    outside it is dropped."""
-    tags, parents = model.tags, model.parents
-    if "noscript" not in tags:
-        return
-    in_noscript = [False] * len(tags)
-    for i in range(1, len(tags)):
-        in_noscript[i] = tags[i] == "noscript" or in_noscript[parents[i]]
-    outside = {
-        line.text
-        for line, keep in zip(lines, kept, strict=False)
-        if keep and not in_noscript[line.node]
-    }
-    for i, line in enumerate(lines):
-        if kept[i] and in_noscript[line.node] and line.text in outside:
-            kept[i] = False
 
 
 def in_h1(model: PageModel, line: Line) -> bool:
