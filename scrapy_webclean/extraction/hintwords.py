@@ -41,8 +41,10 @@ REVIEW_RE = re.compile(_START + r"(?:(?:reviews?|ratings?|faqs?)(?![a-z])|custom
 #: a section of the text that an in-page menu points to).
 _NAVIGATION_WORDS = r"navbar|menu|nav-|navigation|breadcrumb|pagination|pager"
 NAVIGATION_RE = re.compile(_START + f"(?:{_NAVIGATION_WORDS})")
-#: Containers that are never main content, whatever they hold. (A caption, but not a
-#: type scale's size: "caption-s" styles small text, as "body-m" styles body text. An
+#: Containers that are never main content, whatever they hold. (A caption, its kind's
+#: word before it or not, "thumbcaption", but not a type scale's size: "caption-s"
+#: styles small text, as "body-m" styles body text. The references under an article
+#: and their text, "references", "reference-text", "reflist"; a "stub" notice. An
 #: author's box: the writer's biography under an article, "author-bio", "about-the-author".
 #: A box of the site's latest posts or news beside the text: "latest-posts".)
 STRONG_NEGATIVE_RE = re.compile(
@@ -51,7 +53,8 @@ STRONG_NEGATIVE_RE = re.compile(
     r"sidebar|side-bar|footer|newsletter|subscri|cookie|consent|outbrain|signature|footnotes|"
     r"taboola|promo|sponsor|advert|adsense|dfp|masthead|popup|"
     r"modal|dialog|popover|signup|sign-up|login|trending|popular|most-read|mostread|tag-?list|tagcloud|"
-    r"caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
+    r"[a-z]{0,8}caption(?!-(?:xs|s|m|l|xl|sm|md|lg)(?![a-z0-9]))|credit|sr-only|"
+    r"references(?![a-z])|reference-text|reflist|stub(?![a-z])|"
     r"visually-?hidden|screen-?reader|a11y-hidden|reactions?(?![a-z])|feedback|"
     r"author[-_]?(?:bio|box|info|desc|details|card|profile)|about[-_]?the[-_]?author|bio(?![a-z])|latest|"
     + _NAVIGATION_WORDS
