@@ -302,3 +302,28 @@ def has_own_query(query: str) -> bool:
     """True for a query string with a parameter other than tracking ones (``utm_*``,
     ``srsltid``, ``gclid``, ...): one that may choose what the page shows."""
     return any(not key.startswith(_TRACKING_PREFIXES) for key in parse_qs(query))
+
+
+#: Trailing path segments that name another rendition of the same document: its AMP page
+#: (``/story/amp/``) or its print view (``/story/print``).
+RENDITION_SEGMENTS = frozenset(("amp", "print"))
+
+
+def document_url(url: str | None) -> str | None:
+    """The address of the document a URL renders: an AMP or print rendition's address
+    without its trailing :data:`RENDITION_SEGMENTS` (and the query and fragment kept), so
+    that the extractor reads a document's renditions alike; any other URL unchanged."""
+    if not url:
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    segments = parts.path.split("/")
+    end = len(segments)
+    while end > 1 and (segments[end - 1] == "" or segments[end - 1].lower() in RENDITION_SEGMENTS):
+        end -= 1
+    if not any(s.lower() in RENDITION_SEGMENTS for s in segments[end:]):
+        return url
+    path = "/".join(segments[:end]) + "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, parts.fragment))

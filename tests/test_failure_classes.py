@@ -1,6 +1,6 @@
 """The failure classes seen on held-out pages, each on a small page the test writes: a very
 short page keeps its text, a one-paragraph article wins over its footnotes, notices and
-captions."""
+captions, an AMP or print rendition reads as its document."""
 
 from __future__ import annotations
 
@@ -102,3 +102,26 @@ def test_a_one_paragraph_article_wins_over_its_caption_footnote_and_notice(
     assert "Geographic Names Information System" not in text
     assert "is a stub" not in text
 
+
+#: A front page of short sections: read whole at its root address (a landing page).
+LANDING = (
+    "<html><head><title>Acme Rockets</title></head><body><div class='nav'>"
+    "<a href='/a'>Home</a><a href='/b'>Pricing</a><a href='/c'>Blog</a></div><main>"
+    "<section><h1>Rockets for everyone</h1><p>Launch your payload to orbit for less.</p>"
+    "</section><section><h2>Reusable</h2><p>Every booster lands and flies again within a "
+    "week.</p></section><section><h2>Reliable</h2><p>Ninety-nine launches without a single "
+    "loss of payload.</p></section><section><h2>Affordable</h2><p>Prices start at one "
+    "thousand dollars per kilogram to low orbit, with volume discounts for constellations "
+    "and research institutions that fly with us every year.</p></section></main>"
+    "<footer>Copyright Acme</footer></body></html>"
+)
+
+
+@pytest.mark.parametrize("model", ["default", "none"])
+@pytest.mark.parametrize("tail", ["amp/", "print"])
+def test_an_amp_or_print_rendition_reads_as_its_document(tail: str, model: str) -> None:
+    options = CleanOptions() if model == "default" else CleanOptions(line_model=None)
+    for html, url in ((LANDING, "https://acme.example/"), (wiki_page("", "", ""), URL + "/")):
+        document = clean_html(html.encode(), url, options=options).text
+        assert document
+        assert clean_html(html.encode(), url + tail, options=options).text == document

@@ -17,6 +17,7 @@ from scrapy_webclean.cleaning import Cleaner
 from scrapy_webclean.urls import (
     UrlResolver,
     absolute_url,
+    document_url,
     host_of,
     is_site_root,
     normalize_image_url,
@@ -232,3 +233,20 @@ def test_site_root_detection() -> None:
         "ftp://example.com/",
     ):
         assert not is_site_root(other), other
+
+
+@pytest.mark.parametrize(
+    ("url", "document"),
+    [
+        ("https://news.example/2024/story/amp/", "https://news.example/2024/story/"),
+        ("https://news.example/2024/story/print", "https://news.example/2024/story/"),
+        ("https://news.example/story/AMP/?page=2", "https://news.example/story/?page=2"),
+        ("https://news.example/amp/", "https://news.example/"),
+        ("https://news.example/story/", "https://news.example/story/"),
+        ("https://news.example/print-shop", "https://news.example/print-shop"),
+        ("https://news.example/amp-guide/intro", "https://news.example/amp-guide/intro"),
+        (None, None),
+    ],
+)
+def test_a_renditions_document_url(url: str | None, document: str | None) -> None:
+    assert document_url(url) == document

@@ -98,6 +98,7 @@ from scrapy_webclean.extraction.vocabulary import (
 )
 from scrapy_webclean.html.pagemodel import PageModel
 from scrapy_webclean.segmentation.classify import NoiseWords
+from scrapy_webclean.urls import document_url
 
 __all__ = [
     "RELATED_HEADING_RE",
@@ -193,6 +194,8 @@ def extract_main(
     lines (a headline and a byline over a video) keeps those lines as its text.
     """
     opts = options or ExtractOptions()
+    # An AMP or print rendition of a document is read as the document.
+    url = document_url(url)
     if not lines or len(model) == 0:
         return Extraction(lines, [False] * len(lines), 0, [], [False] * len(lines), "other")
     type_probs: list[float] = []
