@@ -95,6 +95,16 @@ _BOARD_RE = re.compile(r"forum|board|bbs|topic")
 _TOKEN_PARTS_RE = re.compile(r"[-_]+")
 
 
+def naming_tokens(words: str) -> list[str]:
+    """The lower-cased tokens of a container's words that may name what it is: not its
+    post's own taxonomy ("category-advertising") nor a state ("has-ads")."""
+    return [
+        token
+        for token in words.lower().split()
+        if not _STATE_TOKEN_RE.fullmatch(token) and not _TAXONOMY_TOKEN_RE.match(token)
+    ]
+
+
 def names_comments(words: str) -> bool:
     """True when a container's words name the readers' comments on the page (and no word
     names a forum's board). A state token ("has-comments") or the post's own taxonomy
