@@ -1,7 +1,8 @@
 """A dev set of English HTML near-duplicate variants, made from real article pages with a
 fixed seed, for ``benchmarks/dedup_html.py`` (issue 22).
 
-Articles: pages of the WCXB dev set (``page_type == "article"`` only), scrapinghub and
+Articles: pages of the WCXB dev set (``page_type == "article"`` only, unless
+``page_types`` names others: the stability benchmark takes every type), scrapinghub and
 dragnet-gold (``benchmarks/datasets.py``) whose cleaned text has at least
 :data:`MIN_TEXT_CHARS` characters, at most :data:`MAX_PER_SITE` of a site. A page whose
 ground-truth text shares more than :data:`SOURCE_OVERLAP_MAX` of its word 5-grams with an
@@ -22,10 +23,21 @@ the text), one variant of each kind of :data:`KINDS` that the page allows:
   ``amp`` or ``print`` path);
 * ``minor_edit``: one word changed (a synonym, or a number) in each of 3-5 article
   paragraphs;
+* ``synonyms``: 5-10 words of the article's paragraphs swapped for synonyms (one a
+  paragraph in turn, more in a paragraph when the article has fewer);
 * ``boilerplate``: the page's navigation, header and footer elements (``<nav>``,
   ``<header>``, ``<footer>``, ids and classes naming nav, menu, header, footer or masthead;
   none holding article text or the headline) replaced by those of an article of another
   site;
+* ``sidebar``: the page's sidebar or related-stories box (an ``<aside>``, or an id or
+  class naming sidebar, related, widget, recommended, more stories, popular, trending or a
+  rail; holding no article block nor the headline and next to none of the truth; the one
+  with most words) replaced by the sidebar box of an article of another site (its box of
+  15-400 words with most words), or, when the page has none, that box inserted after the
+  article's region;
+* ``cookie_banner``: a fixed-position cookie-consent banner (``<div id="cookie-consent"
+  class="cookie-banner">``: 1-3 sentences of consent text, a "privacy policy" link,
+  Accept and Reject buttons) at the start or at the end of the body;
 * ``content_swap``: the article's blocks (paragraphs, subheads, list items, quotes matching
   its ground truth) and headline replaced by those of another article (of the same site half
   the time when the site has one): the variant carries that article's body in this page's
@@ -35,13 +47,17 @@ Article blocks are the ``p``, ``h2``-``h6``, ``li``, ``blockquote``, ``pre`` ele
 least :data:`MIN_BLOCK_WORDS` words of which :data:`BLOCK_TRUTH_SHARE` of the word 4-grams
 are in the page's ground truth. A variant is checked against the truths (never against our
 cleaner): a swap must leave at most :data:`SWAP_LEFTOVER_MAX` of the template article's truth
-and carry :data:`SWAP_DONOR_MIN` of the donor's, a boilerplate swap must keep
+and carry :data:`SWAP_DONOR_MIN` of the donor's, a boilerplate or sidebar swap must keep
 :data:`KEEP_TRUTH_MIN` of the article's; a page that allows no variant of a kind (no date,
 no navigation, too few paragraphs) is skipped for that kind, and counted.
 
 Variants other than ``url_only`` are the edited tree serialised by lxml, UTF-8 with a byte
 order mark (the page was decoded with the project's encoding policy first, so the bytes
 read as the same text). Nothing is written to disk.
+
+The kinds of :data:`OWN_STREAM_KINDS` (added after the others) draw from a random stream of
+their own per page (the seed, the kind and the page), so that adding them left the
+variants of the other kinds as they were.
 
 The code, one job a module: ``variantpage.py`` parses an article's page and finds its
 anatomy, ``variantedits.py`` makes the edits (with their word lists and sizes), this file
@@ -68,23 +84,41 @@ from datasets import Dataset, Page
 from variantedits import (
     SWAP_DONOR_MIN,
     ad_block,
+    cookie_banner,
     minor_edit,
     other_url,
     redate_page,
+    sidebar_box,
     swap_boilerplate,
     swap_content,
+    swap_sidebar,
+    swap_synonyms,
 )
 from variantpage import Article, Edit, Source, anatomy, parse, serialize, shingles, words
 
 from scrapy_webclean.text.language import guess_language
 
 #: The variant kinds, in the order the tables show them.
-KINDS = ("timestamp", "ad_block", "url_only", "minor_edit", "boilerplate", "content_swap")
+KINDS = (
+    "timestamp",
+    "ad_block",
+    "url_only",
+    "minor_edit",
+    "synonyms",
+    "boilerplate",
+    "sidebar",
+    "cookie_banner",
+    "content_swap",
+)
+#: Kinds with a random stream of their own per page (see the module docstring).
+OWN_STREAM_KINDS = frozenset(("synonyms", "sidebar", "cookie_banner"))
 ORIGINAL = "original"
 SEED = 13
 DEFAULT_ARTICLES = 300
-#: Sets the articles come from (WCXB: article pages only).
+#: Sets the articles come from (WCXB: article pages only, by default).
 SETS = ("wcxb-dev", "scrapinghub", "dragnet-gold")
+#: The WCXB page types taken by default; None takes every type.
+PAGE_TYPES: tuple[str, ...] | None = ("article",)
 MIN_TEXT_CHARS = 400
 MAX_PER_SITE = 4
 #: Pairs of articles on one topic (hard negatives), taken first ...
@@ -164,15 +198,19 @@ class DevSet:
 
 
 def _pool(
-    sets: Sequence[Dataset], clean: Clean, rng: random.Random
+    sets: Sequence[Dataset],
+    clean: Clean,
+    rng: random.Random,
+    page_types: Sequence[str] | None = PAGE_TYPES,
 ) -> tuple[list[Article], dict[str, int]]:
     """Every eligible page with its cleaned text, in a seeded random order, one copy of each
-    story (see :data:`SOURCE_OVERLAP_MAX`)."""
+    story (see :data:`SOURCE_OVERLAP_MAX`); WCXB pages of ``page_types`` only (None: all)."""
     pages: list[Page] = [
         p
         for s in sets
         for p in s.pages
-        if (p.set_name != "wcxb-dev" or p.page_type == "article") and p.has_truth
+        if (p.set_name != "wcxb-dev" or page_types is None or p.page_type in page_types)
+        and p.has_truth
     ]
     rng.shuffle(pages)
     notes = {"pool pages": len(pages)}
@@ -309,6 +347,17 @@ def make_variant(
         edit = ad_block(root, src, rng)
     elif kind == "minor_edit":
         edit = minor_edit(root, src, rng)
+    elif kind == "synonyms":
+        edit = swap_synonyms(root, src, rng)
+    elif kind == "cookie_banner":
+        edit = cookie_banner(root, rng)
+    elif kind == "sidebar":
+        others = [d for d in sources if d.article.page.site != page.site]
+        for donor in _pick(rng, others, lambda d: sidebar_box(d) is not None):
+            edit = swap_sidebar(root, src, donor)
+            if edit is not None:
+                break
+            root = src.copy()
     elif kind == "boilerplate":
         others = [d for d in sources if d.article.page.site != page.site]
         for donor in _pick(rng, others, lambda d: bool(d.parts.furniture)):
@@ -332,12 +381,16 @@ def make_variant(
 
 
 def build_dev_set(
-    sets: Sequence[Dataset], clean: Clean, articles: int = DEFAULT_ARTICLES, seed: int = SEED
+    sets: Sequence[Dataset],
+    clean: Clean,
+    articles: int = DEFAULT_ARTICLES,
+    seed: int = SEED,
+    page_types: Sequence[str] | None = PAGE_TYPES,
 ) -> DevSet:
     """The dev set: originals, their variants (see the module docstring), the topic pairs,
-    the skips per kind."""
+    the skips per kind; WCXB pages of ``page_types`` (None: every type)."""
     rng = random.Random(seed)
-    pool, notes = _pool(sets, clean, rng)
+    pool, notes = _pool(sets, clean, rng, page_types)
     chosen, pairs = select_articles(pool, articles)
     notes["articles"] = len(chosen)
     notes["sites"] = len({a.page.site for a in chosen})
@@ -356,7 +409,18 @@ def build_dev_set(
         stem = f"{page.set_name}:{page.id}"
         original = Variant(page.html, page.url, src.article.cluster, Edit("", ""))
         variants: list[tuple[str, Variant | None]] = [(ORIGINAL, original)]
-        variants += [(kind, make_variant(kind, src, sources, rng)) for kind in KINDS]
+        variants += [
+            (
+                kind,
+                make_variant(
+                    kind,
+                    src,
+                    sources,
+                    random.Random(f"{seed}:{kind}:{stem}") if kind in OWN_STREAM_KINDS else rng,
+                ),
+            )
+            for kind in KINDS
+        ]
         for kind, made in variants:
             if made is None:
                 skips[kind] += 1

@@ -1,9 +1,12 @@
 """The edits that make ``htmlvariants``' near-duplicate variants of an article's page:
 a date moved (:func:`redate_page`), an ad block added (:func:`ad_block`), a few words
-changed (:func:`minor_edit`), another URL (:func:`other_url`), the navigation swapped for
-another site's (:func:`swap_boilerplate`), the article's body swapped for another
-article's (:func:`swap_content`). Each edits a copy of the tree in place and returns what it
-did, or None when the page allows no such edit. The word lists and sizes they use are here.
+changed (:func:`minor_edit`), 5-10 words swapped for synonyms (:func:`swap_synonyms`),
+another URL (:func:`other_url`), the navigation swapped for another site's
+(:func:`swap_boilerplate`), the sidebar box swapped for another site's
+(:func:`swap_sidebar`), a cookie banner added (:func:`cookie_banner`), the article's body
+swapped for another article's (:func:`swap_content`). Each edits a copy of the tree in
+place and returns what it did, or None when the page allows no such edit. The word lists,
+texts and sizes they use are here.
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ DETAILS = {
     "ad_block": ("ad line with a figure", "ad line without figures"),
     "url_only": ("tracking query", "amp path", "print path"),
     "minor_edit": ("a number changed", "words only"),
+    "synonyms": ("",),
     "boilerplate": ("",),
+    "sidebar": ("box replaced", "box inserted beside the article"),
+    "cookie_banner": ("at the start of the body", "at the end of the body"),
     "content_swap": ("donor of the same site", "donor of another site"),
 }
 #: A content swap leaves at most this share of the template article's truth 4-grams ...
@@ -55,6 +61,11 @@ KEEP_TRUTH_MIN = 0.8
 #: Words changed by a minor edit (one per paragraph), and the paragraphs' least length.
 EDITS_MIN, EDITS_MAX = 3, 5
 EDIT_MIN_WORDS = 8
+#: Words swapped for synonyms by :func:`swap_synonyms` (the stability benchmark's "5-10
+#: words"), one a paragraph in turn, more where the article has fewer such paragraphs.
+SYNONYM_SWAPS = (5, 10)
+#: The sidebar box taken from a donor: the one with most words within these bounds.
+SIDEBAR_WORDS = (15, 400)
 #: A timestamp moves by this many days, either way.
 DATE_SHIFT_DAYS = (1, 400)
 #: A date line: a text whose element holds at most this many characters.
@@ -154,6 +165,24 @@ AD_LINES = (
     "Sponsored: Learn a new language in 15 minutes a day. Try it free.",
 )
 URL_TAILS = ("query", "amp", "print")
+#: A cookie banner's consent text, 1-3 sentences; ``{policy}`` is the privacy-policy link
+#: (added at the end of a text that has none).
+COOKIE_TEXTS = (
+    "We use cookies to give you the best experience on our website. By continuing to "
+    "browse, you agree to our use of cookies.",
+    "This site uses cookies and similar technologies to remember your preferences, measure "
+    "traffic and personalise the ads you see. You can change your choices at any time. "
+    "Learn more in our {policy}.",
+    "We and our partners store and access information on your device, such as cookies, and "
+    "process personal data like unique identifiers for personalised ads and content, ad and "
+    "content measurement and audience insights. Click Accept to consent or Reject to "
+    "decline non-essential cookies.",
+    "Cookies help us deliver our services. By clicking Accept, you consent to the storing of "
+    "cookies on your device to enhance site navigation and analyse site usage. See our "
+    "{policy} for details.",
+)
+COOKIE_BUTTONS = (("Accept", "Reject"), ("Accept all", "Reject all"), ("I agree", "Decline"))
+COOKIE_POLICY = '<a href="/privacy-policy" class="cookie-banner-link">privacy policy</a>'
 
 
 # -- dates ----------------------------------------------------------------------------------
@@ -364,6 +393,55 @@ def minor_edit(root: lxml.html.HtmlElement, src: Source, rng: random.Random) -> 
     return Edit(", ".join(edits), DETAILS["minor_edit"][0 if numbers else 1])
 
 
+def _word_options(
+    paragraph: etree._Element,
+) -> list[tuple[etree._Element, str, re.Match[str]]]:
+    """The synonym-list words of a paragraph: (element, "text" or "tail", match)."""
+    slots = [
+        (el, slot)
+        for el in paragraph.iter()
+        if isinstance(el.tag, str)
+        for slot in ("text", "tail")
+        if (slot == "text" or el is not paragraph) and getattr(el, slot)
+    ]
+    return [(el, slot, m) for el, slot in slots for m in SYNONYM_RE.finditer(getattr(el, slot))]
+
+
+def swap_synonyms(root: lxml.html.HtmlElement, src: Source, rng: random.Random) -> Edit | None:
+    """5-10 words (:data:`SYNONYM_SWAPS`) of the article's paragraphs replaced by their
+    synonyms, one a paragraph in turn (a seeded order); None when the article has fewer
+    than the least of such words."""
+    elements = list(root.iter())
+    options = []
+    for i in src.parts.paragraphs:
+        if len(words(element_text(elements[i]))) >= EDIT_MIN_WORDS:
+            found = _word_options(elements[i])
+            rng.shuffle(found)
+            if found:
+                options.append(found)
+    rng.shuffle(options)
+    wanted = rng.randint(*SYNONYM_SWAPS)
+    picked: list[tuple[etree._Element, str, re.Match[str]]] = []
+    while len(picked) < wanted and any(options):
+        for found in options:
+            if found and len(picked) < wanted:
+                picked.append(found.pop())
+    if len(picked) < SYNONYM_SWAPS[0]:
+        return None
+    edits = []
+    for *_, match in picked:
+        old = match.group(0)
+        new = SYNONYMS[old.lower()]
+        edits.append(f"{old}->{new.capitalize() if old[:1].isupper() else new}")
+    # Right to left within a text, so that the matches' offsets stay true.
+    for el, slot, match in sorted(picked, key=lambda o: -o[2].start()):
+        old, text = match.group(0), getattr(el, slot)
+        new = SYNONYMS[old.lower()]
+        new = new.capitalize() if old[:1].isupper() else new
+        setattr(el, slot, text[: match.start()] + new + text[match.end() :])
+    return Edit(", ".join(edits), DETAILS["synonyms"][0])
+
+
 def other_url(url: str | None, rng: random.Random) -> Edit | None:
     """Another URL of the page's site (the note): a tracking query, or an amp or print path."""
     if not url:
@@ -403,6 +481,73 @@ def swap_boilerplate(root: lxml.html.HtmlElement, src: Source, donor: Source) ->
         return None
     site = donor.article.page.site
     return Edit(f"{len(src.parts.furniture)} -> {len(tops)} elements of {site}", "")
+
+
+def sidebar_box(src: Source) -> int | None:
+    """The position of ``src``'s sidebar box a donor gives: the one with most words within
+    :data:`SIDEBAR_WORDS`; None when it has none."""
+    low, high = SIDEBAR_WORDS
+    sized = zip(src.parts.sidebar_words, src.parts.sidebars, strict=True)
+    fit = [(n, -i) for n, i in sized if low <= n <= high]
+    return -max(fit)[1] if fit else None
+
+
+def swap_sidebar(root: lxml.html.HtmlElement, src: Source, donor: Source) -> Edit | None:
+    """The page's sidebar box with most words replaced by the donor's (:func:`sidebar_box`),
+    or, when the page has none, the donor's inserted beside the article's region; None
+    when the donor has no box or the page keeps under :data:`KEEP_TRUTH_MIN` of its truth."""
+    given = sidebar_box(donor)
+    if given is None:
+        return None
+    box = copy.deepcopy(list(donor.root.iter())[given])
+    box.tail = None
+    elements = list(root.iter())
+    if src.parts.sidebars:
+        _, old = max(zip(src.parts.sidebar_words, src.parts.sidebars, strict=True))
+        elements[old].addprevious(box)
+        drop(elements[old])
+        detail = DETAILS["sidebar"][0]
+    else:
+        anchor = elements[src.parts.region] if src.parts.region is not None else None
+        if anchor is None or anchor.tag in ("html", "body"):
+            anchor = elements[src.parts.blocks[-1]] if src.parts.blocks else None
+        if anchor is None:
+            body_of(root).append(box)
+        else:
+            anchor.addnext(box)
+        detail = DETAILS["sidebar"][1]
+    if share_in(src.parts.truth, shingles(body_of(root).text_content())) < KEEP_TRUTH_MIN:
+        return None
+    n = len(words(box.text_content()))
+    return Edit(f"{n} words, a {box.tag} of {donor.article.page.site}", detail)
+
+
+def cookie_banner(root: lxml.html.HtmlElement, rng: random.Random) -> Edit | None:
+    """A fixed-position cookie-consent banner (one of :data:`COOKIE_TEXTS`, a privacy-policy
+    link, Accept and Reject buttons) at the start or the end of the body."""
+    which = rng.randrange(len(COOKIE_TEXTS))
+    text = COOKIE_TEXTS[which]
+    if "{policy}" not in text:
+        text += " Read our {policy}."
+    accept, reject = rng.choice(COOKIE_BUTTONS)
+    at_start = rng.random() < 0.5
+    edge = "top" if at_start else "bottom"
+    banner = lxml.html.fragment_fromstring(
+        '<div id="cookie-consent" class="cookie-banner" role="dialog" '
+        f'aria-label="Cookie consent" style="position: fixed; {edge}: 0; left: 0; right: 0; '
+        'z-index: 99999">'
+        f'<p class="cookie-banner-text">{text.format(policy=COOKIE_POLICY)}</p>'
+        '<div class="cookie-banner-buttons">'
+        f'<button type="button" class="cookie-accept">{accept}</button>'
+        f'<button type="button" class="cookie-reject">{reject}</button></div></div>'
+    )
+    body = body_of(root)
+    if at_start:
+        body.insert(0, banner)
+    else:
+        body.append(banner)
+    detail = DETAILS["cookie_banner"][0 if at_start else 1]
+    return Edit(f"text {which}, {accept}/{reject}", detail)
 
 
 def swap_content(root: lxml.html.HtmlElement, src: Source, donor: Source) -> Edit | None:

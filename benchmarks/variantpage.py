@@ -1,8 +1,8 @@
 """The page an edit of ``htmlvariants`` works on: an article taken as an original
 (:class:`Article`), parsed as the cleaner decodes it, and its anatomy (:func:`anatomy`: the
-article's blocks, headline, region and the furniture around it), with the text and HTML
-helpers the edits share. What an edit did is an :class:`Edit`; the sorts of each kind are
-``variantedits.DETAILS``.
+article's blocks, headline, region, the furniture around it and its sidebar boxes), with
+the text and HTML helpers the edits share. What an edit did is an :class:`Edit`; the sorts
+of each kind are ``variantedits.DETAILS``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import lxml.html
@@ -36,6 +36,20 @@ REGION_SHARE = 0.8
 FURNITURE_RE = re.compile(r"nav|menu|header|footer|masthead", re.I)
 FOOTER_RE = re.compile(r"foot", re.I)
 FURNITURE_TAGS = frozenset(("nav", "header", "footer"))
+#: A sidebar box: an ``<aside>``, or an element with an id or class (a word of them) that
+#: names one of these (the bare words ``widget`` and ``rail`` only whole, not inside a page
+#: builder's ``elementor-widget-wrap``) ...
+SIDEBAR_RE = re.compile(
+    r"sidebar|side-bar|side_bar|related|recommend|more-?stories|more_stories|popular"
+    r"|trending|widget-?area|widget_area|widgets|^widget$|(?:^|[-_])rail(?:$|[-_])",
+    re.I,
+)
+SIDEBAR_TAGS = frozenset(("aside",))
+#: ... that is not furniture nor inside it (the boilerplate swap's), holds no article block
+#: nor the headline, and of whose word 4-grams at most this share are in the page's truth.
+SIDEBAR_TRUTH_MAX = 0.1
+#: Never a sidebar box, whatever its class.
+NOT_SIDEBAR_TAGS = frozenset(("html", "head", "body", "main", "title", "meta", "link"))
 SKIPPED_TAGS = frozenset(("script", "style", "noscript", "template"))
 XML_DECLARATION_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 WORD_RE = re.compile(r"\w+")
@@ -100,6 +114,27 @@ def body_of(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
     return body if body is not None else root
 
 
+def visible_text(el: etree._Element) -> str:
+    """The text of ``el`` outside scripts, styles and comments, spaces collapsed."""
+    parts: list[str] = []
+    hidden = 0
+    for event, node in etree.iterwalk(el, events=("start", "end")):
+        skipped = not isinstance(node.tag, str) or node.tag in SKIPPED_TAGS
+        if event == "start":
+            hidden += skipped
+            if not hidden and node.text:
+                parts.append(node.text)
+            continue
+        hidden -= skipped
+        if node is not el and not hidden and node.tail:
+            parts.append(node.tail)
+    return " ".join(" ".join(parts).split())
+
+
+def _names(el: etree._Element) -> str:
+    return f"{el.get('id', '')} {el.get('class', '')}"
+
+
 def is_skipped(el: etree._Element) -> bool:
     return not isinstance(el.tag, str) or any(
         a.tag in SKIPPED_TAGS for a in (el, *el.iterancestors())
@@ -117,6 +152,11 @@ class Anatomy:
     headline: int | None
     truth: set[int]
     donor_share: float  # share of the truth's 4-grams its blocks hold
+    #: The article's region (see :func:`_region`), None when it has no blocks.
+    region: int | None = None
+    #: The top-most sidebar boxes (:func:`_sidebars`), in document order, and their words.
+    sidebars: list[int] = field(default_factory=list)
+    sidebar_words: list[int] = field(default_factory=list)
 
 
 def anatomy(root: lxml.html.HtmlElement, truth: str) -> Anatomy:
@@ -140,7 +180,10 @@ def anatomy(root: lxml.html.HtmlElement, truth: str) -> Anatomy:
             taken.add(el)
             held |= own & grams
     headline = _headline(root)
-    furniture = _furniture(root, [elements[i] for i in blocks], headline)
+    block_elements = [elements[i] for i in blocks]
+    furniture = _furniture(root, block_elements, headline)
+    region = _region(block_elements)
+    sidebars = _sidebars(root, block_elements, headline, grams)
     return Anatomy(
         blocks=blocks,
         paragraphs=[i for i in blocks if elements[i].tag == "p"],
@@ -148,6 +191,9 @@ def anatomy(root: lxml.html.HtmlElement, truth: str) -> Anatomy:
         headline=position[headline] if headline is not None else None,
         truth=grams,
         donor_share=len(held) / len(grams) if grams else 0.0,
+        region=position[region] if region is not None else None,
+        sidebars=[position[el] for el in sidebars],
+        sidebar_words=[len(words(visible_text(el))) for el in sidebars],
     )
 
 
@@ -205,6 +251,51 @@ def _furniture(
         found.append(el)
         chosen.add(el)
     return found
+
+
+def _sidebars(
+    root: lxml.html.HtmlElement,
+    blocks: Sequence[etree._Element],
+    headline: etree._Element | None,
+    truth: set[int],
+) -> list[etree._Element]:
+    """The top-most sidebar and related-stories boxes (an ``<aside>``, or an id or class of
+    :data:`SIDEBAR_RE`) that hold no article block and not the headline, sit inside none,
+    and hold at most :data:`SIDEBAR_TRUTH_MAX` of their word 4-grams in the truth; inside
+    the article's region too (a related box in the article's column is one); never
+    furniture (a tag of :data:`FURNITURE_TAGS` or a name of :data:`FURNITURE_RE`) nor inside
+    it."""
+    protected = set(blocks)
+    if headline is not None:
+        protected.add(headline)
+    holding: set[etree._Element] = set()
+    for el in protected:
+        holding.update(el.iterancestors())
+    found: list[etree._Element] = []
+    chosen: set[etree._Element] = set()
+    for el in body_of(root).iterdescendants():
+        if not isinstance(el.tag, str) or el in holding or el in protected:
+            continue
+        if el.tag in NOT_SIDEBAR_TAGS:
+            continue
+        names = _names(el)
+        if el.tag not in SIDEBAR_TAGS and not any(SIDEBAR_RE.search(n) for n in names.split()):
+            continue
+        if is_skipped(el) or any(_is_furniture(a) for a in (el, *el.iterancestors())):
+            continue
+        if any(a in chosen or a in protected for a in el.iterancestors()):
+            continue
+        if share_in(shingles(visible_text(el)), truth) > SIDEBAR_TRUTH_MAX:
+            continue
+        found.append(el)
+        chosen.add(el)
+    return found
+
+
+def _is_furniture(el: etree._Element) -> bool:
+    return isinstance(el.tag, str) and (
+        el.tag in FURNITURE_TAGS or bool(FURNITURE_RE.search(_names(el)))
+    )
 
 
 def is_footer(el: etree._Element) -> bool:
