@@ -30,6 +30,7 @@ from scrapy_webclean.extraction.scripttext import script_text, text_html, text_m
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
 from scrapy_webclean.extraction.title import drop_site_slogans, pick_title
 from scrapy_webclean.gcpause import gc_paused
+from scrapy_webclean.html.formulas import inline_formulas
 from scrapy_webclean.html.loader import (
     DEFAULT_FALLBACK_ENCODINGS,
     DEFAULT_MAX_DEPTH,
@@ -178,6 +179,7 @@ def _clean_page(
     patterns = _compiled(opts.custom_patterns)
     # (a consent banner or an ad slot is no part of the page's text, nor of its layout)
     drop_overlays(page.root)
+    inline_formulas(page.root)  # (the walk skips <math>: its text is put in its place)
     model = build_page_model(page.root, url, opts.custom_tags, patterns)
     opts.limits.check_depth(model.parents, model.depth)
     if len(page.decoded.text) > opts.limits.max_text:  # (only then can a run be longer)

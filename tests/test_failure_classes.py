@@ -125,3 +125,61 @@ def test_an_amp_or_print_rendition_reads_as_its_document(tail: str, model: str) 
         document = clean_html(html.encode(), url, options=options).text
         assert document
         assert clean_html(html.encode(), url + tail, options=options).text == document
+
+
+PROSE = (
+    "The quadratic formula gives the roots of any second-degree polynomial, and it "
+    "follows from completing the square on the general equation."
+)
+#: One formula in the three forms pages write MathML in: with its TeX source, with an
+#: ``alttext``, with its tokens alone.
+FORMULAS = {
+    "annotation": (
+        "<math><semantics><mrow><mi>x</mi><mo>=</mo><mi>y</mi></mrow>"
+        '<annotation encoding="application/x-tex">x = \\frac{-b}{2a}</annotation>'
+        "</semantics></math>",
+        "x = \\frac{-b}{2a}",
+    ),
+    "alttext": (
+        '<math alttext="x = \\frac{-b}{2a}"><mi>x</mi><mo>=</mo><mi>y</mi></math>',
+        "x = \\frac{-b}{2a}",
+    ),
+    "tokens": (
+        "<math><mi>x</mi><mo>=</mo><mfrac><mrow><mo>-</mo><mi>b</mi></mrow>"
+        "<mrow><mn>2</mn><mi>a</mi></mrow></mfrac></math>",
+        "x=-b2a",
+    ),
+}
+TABLE = (
+    "<table><tr><th>Equation</th><th>Roots</th></tr><tr><td>x^2 - 1 = 0</td><td>1 and -1"
+    "</td></tr><tr><td>x^2 - 4 = 0</td><td>2 and -2</td></tr><tr><td>x^2 + 1 = 0</td>"
+    "<td>i and -i</td></tr></table>"
+)
+
+
+def maths_page(middle: str) -> str:
+    return (
+        "<html><head><title>Quadratic formula</title></head><body><div class='nav'>"
+        "<a href='/'>Home</a><a href='/maths'>Maths</a></div><article><h1>Quadratic "
+        f"formula</h1><p>{PROSE}</p>{middle}<p>{PROSE.replace('roots', 'solutions')}</p>"
+        f"<p>{PROSE.replace('quadratic', 'general')}</p></article><footer>Copyright"
+        "</footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize("model", ["default", "none"])
+@pytest.mark.parametrize("form", sorted(FORMULAS))
+def test_a_formula_keeps_its_text(form: str, model: str) -> None:
+    math, expected = FORMULAS[form]
+    html = maths_page(f"<p>The roots are {math} for every equation with a leading term.</p>")
+    options = CleanOptions() if model == "default" else CleanOptions(line_model=None)
+    text = clean_html(html.encode(), "https://maths.example/quadratic", options=options).text
+    assert f"The roots are {expected} for every equation" in text
+
+
+@pytest.mark.parametrize("model", ["default", "none"])
+def test_a_data_table_keeps_all_its_cells(model: str) -> None:
+    options = CleanOptions() if model == "default" else CleanOptions(line_model=None)
+    text = clean_html(maths_page(TABLE).encode(), "https://maths.example/q", options=options).text
+    cells = ["Equation", "Roots", "x^2 - 1 = 0", "1 and -1", "x^2 + 1 = 0", "i and -i"]
+    assert all(cell in text.split("\n") for cell in cells)

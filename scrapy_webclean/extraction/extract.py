@@ -66,6 +66,7 @@ from scrapy_webclean.extraction.hintwords import POSITIVE, STRONG_NEGATIVE, WEAK
 from scrapy_webclean.extraction.lastpasses import (
     drop_after_editor_line,
     drop_stranded_labels,
+    keep_table_cells,
 )
 from scrapy_webclean.extraction.linefeatures import RuleState
 from scrapy_webclean.extraction.linemodel import LineDecider
@@ -418,6 +419,14 @@ def _extract_once(
             rules_type,
             opts,
         )
+    keep_table_cells(
+        model,
+        lines,
+        kept,
+        [a or b for a, b in zip(blocked, structural, strict=True)],
+        [in_region[line.node] == 1 for line in lines],
+        opts.max_link_density,
+    )
     drop_stranded_labels(model, lines, kept, opts.max_link_density)
     drop_after_editor_line(lines, kept)
     return Extraction(lines, kept, region, scores, metadata, page_type)

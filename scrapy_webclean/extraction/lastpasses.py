@@ -16,6 +16,13 @@ clean_html's): the lines that recur on three texts or more went from 6 to 3
 cross-validated (``benchmarks/compare_runs.py``): WCXB +0.000002 (3 pages up, 3 down),
 scrapinghub +0.00003, dragnet-gold and the Chinese news unchanged.
 
+**The cells of a kept table.** A data table's cells are short lines, and the line model
+drops many of them, or all, where the text around it is kept (a table of results, of
+prices, of a formula's values). :func:`keep_table_cells` keeps the cells of a table one
+of whose cells is kept, or that sits in the region between kept lines: a table of at
+least :data:`TABLE_MIN_ROWS` rows with no table inside it (a layout table holds other
+tables, or the page), cells not vetoed nor mostly links.
+
 **What follows an editor's line.** Chinese news sites sign an article with its editor's
 line ("责任编辑：张伟"); what follows it inside the article's container is other articles'
 teasers, a follow prompt, a QR code's caption. :func:`drop_after_editor_line` drops it.
@@ -37,6 +44,11 @@ LABEL_MAX_UNITS = 8.0
 STRANDED_MIN_LINK_LINES = 2
 #: A label's text sits in one of these elements (a heading, or bold text).
 LABEL_TAGS = frozenset(("h2", "h3", "h4", "h5", "h6", "b", "strong"))
+#: A kept table has at least this many rows.
+TABLE_MIN_ROWS = 2
+#: A line's cell is its node or at most this many levels above it, and the cell's table
+#: at most this many levels above the cell.
+CELL_LEVELS = 3
 #: An editor's signature, the line a Chinese news site ends an article with ("责任编辑：张伟",
 #: "（责编：李明）", "本文来源：网易财经 责任编辑：NF042").
 EDITOR_LINE_RE = re.compile(r"(?:责任编辑|责编)\s*[:：]")
@@ -99,3 +111,84 @@ def drop_after_editor_line(lines: list[Line], kept: list[bool]) -> None:
     if before > after:
         for i in range(signature + 1, len(lines)):
             kept[i] = False
+
+
+def _above(model: PageModel, node: int, tags: frozenset[str]) -> int:
+    """The element of ``tags`` that is ``node`` or at most :data:`CELL_LEVELS` levels above
+    it, or -1."""
+    for _ in range(CELL_LEVELS + 1):
+        if node <= 0:
+            break
+        if model.tags[node] in tags:
+            return node
+        node = model.parents[node]
+    return -1
+
+
+_CELL_TAGS = frozenset(("td", "th"))
+_TABLE_TAGS = frozenset(("table",))
+
+
+def _data_table(model: PageModel, table: int) -> bool:
+    """True for a table of at least :data:`TABLE_MIN_ROWS` rows and no table inside it."""
+    tags = model.tags
+    rows = 0
+    for node in range(table + 1, table + model.node_count[table]):
+        tag = tags[node]
+        if tag == "table":
+            return False
+        rows += tag == "tr"
+    return rows >= TABLE_MIN_ROWS
+
+
+def keep_table_cells(
+    model: PageModel,
+    lines: list[Line],
+    kept: list[bool],
+    vetoed: list[bool],
+    in_region: list[bool],
+    max_link_density: float,
+) -> None:
+    """Keep (in ``kept``) the dropped cells of a data table (:func:`_data_table`) one of
+    whose cells is kept, or whose lines are in the region (``in_region``) with a kept
+    line before and after the table; unless ``vetoed`` (noise, a strong-negative
+    container, a structural drop) or mostly anchor text (over ``max_link_density``)."""
+    table_of = [-1] * len(lines)
+    tables: set[int] = set()
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for i, line in enumerate(lines):
+        cell = _above(model, line.node, _CELL_TAGS)
+        if cell > 0:
+            table = _above(model, model.parents[cell], _TABLE_TAGS)
+            table_of[i] = table
+            if table > 0:
+                first.setdefault(table, i)
+                last[table] = i
+                if kept[i]:
+                    tables.add(table)
+    # (the index of the last kept line before each line, and of the first after it)
+    kept_before, kept_after = [-1] * len(lines), [-1] * len(lines)
+    seen = -1
+    for i in range(len(lines)):
+        kept_before[i] = seen
+        seen = i if kept[i] else seen
+    seen = -1
+    for i in range(len(lines) - 1, -1, -1):
+        kept_after[i] = seen
+        seen = i if kept[i] else seen
+    for table, start in first.items():
+        end = last[table]
+        if in_region[start] and kept_before[start] >= 0 and kept_after[end] >= 0:
+            tables.add(table)
+    if not tables:
+        return
+    data = {table for table in tables if _data_table(model, table)}
+    for i, line in enumerate(lines):
+        if (
+            table_of[i] in data
+            and not kept[i]
+            and not vetoed[i]
+            and line.link_density <= max_link_density
+        ):
+            kept[i] = True
