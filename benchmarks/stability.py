@@ -289,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--texts", type=Path, default=None, help="JSON lines of the texts")
     args = parser.parse_args(argv)
     started = time.time()
+    measured = revision()  # (the code the run measures: taken before it runs)
     models = args.models.resolve()
     with contextlib.suppress(ValueError):
         models = models.relative_to(Path.cwd())
@@ -313,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
             + (f"; errors {dict(peer.errors)}" if peer.errors else "")
         )
     header = {
-        "revision": revision(),
+        "revision": measured,
         "command": command,
         "ours": ours.describe,
         "costs": costs,
