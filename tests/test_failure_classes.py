@@ -1,6 +1,7 @@
 """The failure classes seen on held-out pages, each on a small page the test writes: a very
 short page keeps its text, a one-paragraph article wins over its footnotes, notices and
-captions, an AMP or print rendition reads as its document."""
+captions, a documentation page keeps its other sections, formulas and table cells keep
+their text, an AMP or print rendition reads as its document."""
 
 from __future__ import annotations
 
@@ -183,3 +184,30 @@ def test_a_data_table_keeps_all_its_cells(model: str) -> None:
     text = clean_html(maths_page(TABLE).encode(), "https://maths.example/q", options=options).text
     cells = ["Equation", "Roots", "x^2 - 1 = 0", "1 and -1", "x^2 + 1 = 0", "i and -i"]
     assert all(cell in text.split("\n") for cell in cells)
+
+
+def test_a_documentation_pages_other_sections_join_its_region() -> None:
+    from scrapy_webclean.extraction.region import join_same_sections
+    from scrapy_webclean.html.loader import parse_html
+    from scrapy_webclean.html.pagewalk import build_page_model
+
+    root, _ = parse_html(
+        "<html><body><div class='head'><section class='content-section' id='intro'>"
+        "<p>Intro</p></section></div><aside class='toc'><a href='#a'>A</a></aside>"
+        "<div class='body'><section class='content-section' id='a'><p>A</p></section>"
+        "<section class='content-section' id='b'><p>B</p></section>"
+        "<section class='other' id='c'><p>C</p></section>"
+        "<section class='content-section' id='d'><p>D</p></section></div></body></html>"
+    )
+    model = build_page_model(root)
+    node = {model.elements[i].get("id"): i for i in range(len(model))}
+    # The sections' lines score positive but for D's.
+    subtree = [1.0] * len(model)
+    subtree[node["d"]] = -1.0
+    intro = (node["intro"], node["intro"] + model.node_count[node["intro"]])
+    joined = join_same_sections(model, [intro], subtree)
+    assert [start for start, _ in joined] == [node["intro"], node["a"], node["b"]]
+    # A region without a class, or no region: nothing to join.
+    assert join_same_sections(model, [], subtree) == []
+    body = model.tags.index("body")
+    assert join_same_sections(model, [(body, body + 1)], subtree) == [(body, body + 1)]

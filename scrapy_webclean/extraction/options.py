@@ -88,6 +88,9 @@ class ExtractOptions:
     #: 6 down; +0.0018 at 0.3, +0.0015 at 0.7), +0.0004 more for the introduction beside
     #: a listing's (collection 0.690 -> 0.697; 10 up, 6 down); the other sets unchanged.
     collection_grid_probability: float = 0.5
+    #: A page the page-type model calls documentation from this probability (0-1) reads
+    #: the other sections of its region's kind (same tag and class) as its text too.
+    documentation_sections_probability: float = 0.5
     min_list_items: int = 5
     min_item_title_units: float = 4.0
     #: The recovery step (``recovery``): prose of at least ``recover_min_units`` outside the

@@ -22,6 +22,7 @@ from scrapy_webclean.extraction.pagetype import PAGE_TYPES
 from scrapy_webclean.extraction.region import (
     best_list,
     choose_region,
+    join_same_sections,
     landing_range,
     landing_region,
     thread_region,
@@ -35,6 +36,7 @@ __all__ = ["Reading", "read_page"]
 #: The page-type model's outputs that are an article's and a collection's probability.
 _ARTICLE = PAGE_TYPES.index("article")
 _COLLECTION = PAGE_TYPES.index("collection")
+_DOCUMENTATION = PAGE_TYPES.index("documentation")
 
 
 @dataclass(slots=True)
@@ -105,6 +107,8 @@ def read_page(
             region, ranges = thread, [(thread, thread + model.node_count[thread])]
     if page_type == "article":
         ranges = widen_to_article_body(model, ranges, subtree)
+        if type_probs and type_probs[_DOCUMENTATION] >= opts.documentation_sections_probability:
+            ranges = join_same_sections(model, ranges, subtree)
     # A collection read as an article (its introduction outweighs its grid): the best
     # list joins the region, and its linked item names are read as a listing's titles.
     grid = (

@@ -13,6 +13,8 @@ page model's pre-order numbering.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from scrapy_webclean.extraction.hintwords import STRONG_NEGATIVE
 from scrapy_webclean.extraction.lines import Line
 from scrapy_webclean.extraction.options import ExtractOptions
@@ -171,6 +173,44 @@ def widen_to_article_body(
     if node == start or subtree[node] < 0:
         return ranges
     return [(node, node + model.node_count[node])]
+
+
+def join_same_sections(
+    model: PageModel, ranges: list[tuple[int, int]], subtree: list[float]
+) -> list[tuple[int, int]]:
+    """A documentation page's other sections: the elements of the region's own tag and
+    ``class`` (a generator's "section" or "content-section"), outside the region and not
+    inside one another, whose lines score positive, join it (a reference page's
+    constructor, properties and methods under its introduction)."""
+    if not ranges:
+        return ranges
+    start = ranges[0][0]
+    tag, name = model.tags[start], model.elements[start].get("class")
+    if not name:
+        return ranges
+    tags, elements, node_count = model.tags, model.elements, model.node_count
+    own = sorted(ranges)
+    starts = [a for a, _ in own]
+    joined = list(own)
+    i, n, k = 1, len(model), 0
+    while i < n:
+        while k < len(own) and own[k][1] <= i:
+            k += 1
+        if k < len(own) and own[k][0] <= i:
+            i = own[k][1]  # (inside the region: skipped)
+            continue
+        end = i + node_count[i]
+        if (
+            tags[i] == tag
+            and subtree[i] > 0
+            and elements[i].get("class") == name
+            and bisect_left(starts, i) == bisect_left(starts, end)  # (holds no range)
+        ):
+            joined.append((i, end))
+            i = end
+            continue
+        i += 1
+    return sorted(joined)
 
 
 def landing_range(model: PageModel, lines: list[Line], whole: int) -> tuple[int, int]:
