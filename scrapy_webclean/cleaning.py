@@ -24,7 +24,7 @@ from scrapy_webclean.extraction.lines import build_lines
 from scrapy_webclean.extraction.metadata import METADATA_FIELDS, page_metadata
 from scrapy_webclean.extraction.options import BALANCED, check_favor
 from scrapy_webclean.extraction.options import FAVOR_CHOICES as FAVOR_CHOICES  # (re-exported)
-from scrapy_webclean.extraction.overlays import drop_overlays
+from scrapy_webclean.extraction.overlays import without_overlays
 from scrapy_webclean.extraction.pagekind import looks_like_product
 from scrapy_webclean.extraction.scripttext import script_text, text_html, text_markdown
 from scrapy_webclean.extraction.template import TemplateModel, line_signatures, site_of
@@ -177,8 +177,6 @@ def _clean_page(
 ) -> CleanResult:
     page = load_html(html, content_type, opts.fallback_encodings, opts.max_depth, opts.limits)
     patterns = _compiled(opts.custom_patterns)
-    # (a consent banner or an ad slot is no part of the page's text, nor of its layout)
-    drop_overlays(page.root)
     inline_formulas(page.root)  # (the walk skips <math>: its text is put in its place)
     model = build_page_model(page.root, url, opts.custom_tags, patterns)
     opts.limits.check_depth(model.parents, model.depth)
@@ -299,7 +297,8 @@ def _extract(
 ) -> tuple[Extraction, list[int]]:
     """The extraction of one page model, with template flags when learning; returns the
     line signatures the template model learns from."""
-    lines = build_lines(model)
+    # (a consent banner or an ad slot is no part of the page's text, nor of its layout)
+    lines = without_overlays(model, build_lines(model))
     template_flags = seen_on_site = None
     signatures: list[int] = []
     line_model = opts.line_model

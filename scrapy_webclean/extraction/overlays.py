@@ -1,8 +1,8 @@
 """What a page lays over or slots into its text and is never part of it: a cookie or
-consent dialog, an ad slot. They are taken out of the parsed page before it is read
-(:func:`drop_overlays`), so that a banner or an ad added to a page cannot move the region,
-the page type, the page's text shares or any line's neighbours: the page reads as it does
-without them.
+consent dialog, an ad slot. Their lines are taken out before the extractor reads the page
+(:func:`without_overlays`), so that a banner or an ad added to a page cannot move the
+region, the page type or any line's neighbours: the page reads as it does without them.
+(The page model keeps them: the block report still shows them, as noise.)
 
 The hints (``hints``) already mark such containers strong negative, so their lines were
 never kept; but while they stayed in the page they still weighed on its scores and
@@ -11,7 +11,7 @@ benchmark's versions, an injected ad slot on 5% (``benchmarks/stability.py``).
 A container is read by its ``class`` and ``id`` words, as the hints read them: a consent
 dialog by :func:`~scrapy_webclean.extraction.hintwords.names_consent`, an ad slot by
 :data:`AD_SLOT_RE`, unless it holds more than :data:`AD_MAX_TEXT_SHARE` of the page's
-text shown (a page that wraps its article in "ad-container" keeps it). A post's own
+text (a page that wraps its article in "ad-container" keeps it). A post's own
 taxonomy ("category-advertising") and a state ("has-ads") name nothing
 (:func:`~scrapy_webclean.extraction.hintwords.naming_tokens`). One XPath pass finds the
 candidates (:data:`CANDIDATE_WORDS` in their names); only those are read in Python.
@@ -20,10 +20,13 @@ candidates (:data:`CANDIDATE_WORDS` in their names); only those are read in Pyth
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lxml import etree
 
 from scrapy_webclean.extraction.hintwords import names_consent, naming_tokens
+from scrapy_webclean.extraction.lines import Line
+from scrapy_webclean.html.pagemodel import PageModel
 
 #: Class and id tokens of an ad slot: an ad unit's own words ("ad-slot", "ad_unit",
 #: "adsbygoogle", "advertisement"), each starting a token or a part of one.
@@ -49,54 +52,42 @@ _CANDIDATES = etree.XPath(
 )
 
 
-def is_overlay(element: etree._Element, page_chars: int) -> bool:
-    """True for a consent dialog, or an ad slot of at most :data:`AD_MAX_TEXT_SHARE` of
-    the page's ``page_chars`` characters of text."""
+def is_overlay(element: etree._Element, chars: int, page_chars: int) -> bool:
+    """True for a consent dialog, or an ad slot showing ``chars`` characters of text, at
+    most :data:`AD_MAX_TEXT_SHARE` of the page's ``page_chars``."""
     if not isinstance(element.tag, str) or element.tag not in OVERLAY_TAGS:
         return False
     words = " ".join(filter(None, (element.get("class"), element.get("id"))))
     if names_consent(words):
         return True
-    return any(AD_SLOT_RE.search(token) for token in naming_tokens(words)) and (
-        _text_chars(element) <= AD_MAX_TEXT_SHARE * page_chars
+    return chars <= AD_MAX_TEXT_SHARE * page_chars and any(
+        AD_SLOT_RE.search(token) for token in naming_tokens(words)
     )
 
 
-#: Elements whose text is no text on show.
-RAW_TEXT_TAGS = frozenset(("script", "style", "noscript", "template"))
-
-
-def _text_chars(element: etree._Element) -> int:
-    """The characters of text an element shows (not its scripts' or styles')."""
-    chars = 0
-    for el in element.iter():
-        if isinstance(el.tag, str) and el.tag not in RAW_TEXT_TAGS and el.text:
-            chars += len(el.text)
-        if el is not element and el.tail:
-            chars += len(el.tail)
-    return chars
-
-
-def drop_overlays(root: etree._Element) -> int:
-    """Take the consent dialogs and ad slots (:func:`is_overlay`) out of the parsed page
-    (the text after each stays where it was); returns how many were taken out."""
-    candidates = _CANDIDATES(root)
+def overlay_nodes(model: PageModel) -> list[bool]:
+    """For every node of the page model: whether it is a consent dialog or an ad slot
+    (:func:`is_overlay`), or inside one."""
+    n = len(model)
+    inside = [False] * n
+    if not n:
+        return inside
+    candidates = set(_CANDIDATES(model.elements[0].getroottree().getroot()))
     if not candidates:
-        return 0
-    page_chars = _text_chars(root)
-    dropped: set[etree._Element] = set()
-    for element in candidates:
-        parent = element.getparent()
-        if parent is None or not is_overlay(element, page_chars):
-            continue
-        if any(above in dropped for above in element.iterancestors()):
-            continue  # (inside an overlay taken out already)
-        if element.tail:
-            previous = element.getprevious()
-            if previous is not None:
-                previous.tail = (previous.tail or "") + element.tail
-            else:
-                parent.text = (parent.text or "") + element.tail
-        parent.remove(element)
-        dropped.add(element)
-    return len(dropped)
+        return inside
+    elements, parents, text_len = model.elements, model.parents, model.text_len
+    page_chars = text_len[0]
+    for i in range(1, n):
+        if inside[parents[i]]:
+            inside[i] = True
+        elif elements[i] in candidates and text_len[i]:
+            inside[i] = is_overlay(elements[i], text_len[i], page_chars)
+    return inside
+
+
+def without_overlays(model: PageModel, lines: Sequence[Line]) -> list[Line]:
+    """``lines`` less those in a consent dialog or an ad slot (:func:`overlay_nodes`)."""
+    if not lines:
+        return list(lines)
+    inside = overlay_nodes(model)
+    return [line for line in lines if not inside[line.node]]
