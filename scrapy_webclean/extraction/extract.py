@@ -423,7 +423,7 @@ def _extract_once(
         model,
         lines,
         kept,
-        [a or b for a, b in zip(blocked, structural, strict=True)],
+        [a or b or c for a, b, c in zip(blocked, structural, metadata, strict=True)],
         [in_region[line.node] == 1 for line in lines],
         opts.max_link_density,
     )

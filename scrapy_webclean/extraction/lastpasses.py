@@ -130,15 +130,21 @@ _TABLE_TAGS = frozenset(("table",))
 
 
 def _data_table(model: PageModel, table: int) -> bool:
-    """True for a table of at least :data:`TABLE_MIN_ROWS` rows and no table inside it."""
-    tags = model.tags
+    """True for a table of at least :data:`TABLE_MIN_ROWS` rows, a row of two cells or
+    more, and no table inside it (a layout table holds other tables, or stacks its parts
+    one a row)."""
+    tags, parents = model.tags, model.parents
     rows = 0
+    cells: dict[int, int] = {}
     for node in range(table + 1, table + model.node_count[table]):
         tag = tags[node]
         if tag == "table":
             return False
-        rows += tag == "tr"
-    return rows >= TABLE_MIN_ROWS
+        if tag == "tr":
+            rows += 1
+        elif tag in _CELL_TAGS:
+            cells[parents[node]] = cells.get(parents[node], 0) + 1
+    return rows >= TABLE_MIN_ROWS and max(cells.values(), default=0) >= 2
 
 
 def keep_table_cells(
@@ -152,7 +158,7 @@ def keep_table_cells(
     """Keep (in ``kept``) the dropped cells of a data table (:func:`_data_table`) one of
     whose cells is kept, or whose lines are in the region (``in_region``) with a kept
     line before and after the table; unless ``vetoed`` (noise, a strong-negative
-    container, a structural drop) or mostly anchor text (over ``max_link_density``)."""
+    container, a structural drop, a metadata line) or mostly anchor text (over ``max_link_density``)."""
     table_of = [-1] * len(lines)
     tables: set[int] = set()
     first: dict[int, int] = {}
