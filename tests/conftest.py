@@ -22,6 +22,10 @@ NO_REDIS = (
     "no Redis: redis-server is not installed (make system-deps installs it) and "
     "WEBCLEAN_TEST_REDIS_URL is not set"
 )
+#: Why the Redis Cluster tests are skipped where they are.
+NO_REDIS_CLUSTER = (
+    "no Redis Cluster: redis-server or redis-cli is not installed (make system-deps installs both)"
+)
 
 
 #: Words in a skip reason that name a missing system package, and what brings them all in.
@@ -100,11 +104,19 @@ def _ping(url: str, timeout: float) -> bool:
 
 class RedisServer:
     """A private ``redis-server`` on a free loopback port (``persist``: an append-only
-    file, so that a restarted server has the data it had)."""
+    file, so that a restarted server has the data it had; ``args``: more options, and
+    ``port`` a port of the caller's)."""
 
-    def __init__(self, workdir: Path, persist: bool = False) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        persist: bool = False,
+        args: tuple[str, ...] = (),
+        port: int | None = None,
+    ) -> None:
         self.persist = persist
-        self.port = free_port()
+        self.args = args
+        self.port = port if port is not None else free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.workdir = workdir
         self.process: subprocess.Popen[bytes] | None = None
@@ -115,7 +127,7 @@ class RedisServer:
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "yes" if self.persist else "no", "--appendfsync", "always",
-             "--dir", str(self.workdir)],
+             "--dir", str(self.workdir), *self.args],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
@@ -162,3 +174,109 @@ def redis_url(redis_server: RedisServer) -> Iterator[str]:
     client.flushdb()
     client.close()
     yield redis_server.url
+
+
+#: A cluster node's bus listens on its port + 10000.
+CLUSTER_BUS_OFFSET = 10000
+
+
+def free_cluster_port(taken: set[int]) -> int:
+    """A free loopback port, not in ``taken``, whose cluster bus port is free too."""
+    while True:
+        port = free_port()
+        if port in taken or port + CLUSTER_BUS_OFFSET > 65535:
+            continue
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port + CLUSTER_BUS_OFFSET))
+            except OSError:
+                continue
+        taken.add(port)
+        return port
+
+
+class RedisClusterServers:
+    """A private Redis Cluster on loopback: ``masters`` ``redis-server`` processes on free
+    ports, joined by ``redis-cli --cluster create`` (no replicas)."""
+
+    def __init__(self, workdir: Path, masters: int = 3) -> None:
+        taken: set[int] = set()
+        self.nodes = []
+        for _ in range(masters):
+            port = free_cluster_port(taken)
+            args = ("--cluster-enabled", "yes", "--cluster-node-timeout", "2000",
+                    "--cluster-config-file", str(workdir / f"nodes-{port}.conf"))  # fmt: skip
+            self.nodes.append(RedisServer(workdir, args=args, port=port))
+        self.ports = [node.port for node in self.nodes]
+        #: The URL of the cluster (one node; the client finds the others).
+        self.url = f"redis+cluster://127.0.0.1:{self.ports[0]}"
+
+    def start(self, timeout: float = 20.0) -> None:
+        try:
+            for node in self.nodes:
+                node.start()
+            binary = shutil.which("redis-cli")
+            assert binary is not None
+            create = subprocess.run(
+                [binary, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
+                 "--cluster-replicas", "0", "--cluster-yes"],
+                capture_output=True, text=True, timeout=timeout,
+            )  # fmt: skip
+            if create.returncode != 0:
+                raise RuntimeError(
+                    f"redis-cli --cluster create failed:\n{create.stdout}{create.stderr}"
+                )
+            if not self._wait_ok(timeout):
+                raise RuntimeError(f"the Redis Cluster on {self.ports} is not ok in {timeout} s")
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_ok(self, timeout: float) -> bool:
+        """Wait until every node says ``cluster_state:ok`` with all 16384 slots assigned."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(self._node_ok(port) for port in self.ports):
+                return True
+            time.sleep(0.1)
+        return False
+
+    @staticmethod
+    def _node_ok(port: int) -> bool:
+        import redis
+
+        with redis.Redis(port=port, socket_timeout=1, decode_responses=True) as client:
+            info: dict[str, str] = client.execute_command("CLUSTER INFO")  # (parsed: a dict)
+        return info.get("cluster_state") == "ok" and info.get("cluster_slots_assigned") == "16384"
+
+    def node_clients(self) -> list[Any]:
+        """A plain client of each node (``close`` them)."""
+        import redis
+
+        return [redis.Redis(port=port, socket_timeout=5) for port in self.ports]
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisClusterServers]:
+    """A 3-master Redis Cluster for the tests, or a skip saying why there is none."""
+    if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
+        pytest.skip(NO_REDIS_CLUSTER)
+    cluster = RedisClusterServers(tmp_path_factory.mktemp("redis-cluster"))
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture()
+def redis_cluster_url(redis_cluster: RedisClusterServers) -> Iterator[str]:
+    """The test Redis Cluster's URL, every master emptied before each test."""
+    for client in redis_cluster.node_clients():
+        with client:
+            client.flushall()
+    yield redis_cluster.url

@@ -122,9 +122,33 @@ def test_a_paused_and_resumed_crawl_ends_as_an_uninterrupted_one(
 def test_two_processes_share_one_redis_state(
     site: DemoServer, baseline: dict[str, Any], redis_url: str, tmp_path: Path
 ) -> None:
+    two_processes_share_the_state(site, baseline, tmp_path, f"REDIS_URL={redis_url}")
+
+
+def test_two_processes_share_one_redis_cluster_state(
+    site: DemoServer,
+    baseline: dict[str, Any],
+    redis_url: str,
+    redis_cluster_url: str,
+    tmp_path: Path,
+) -> None:
+    # The state on a 3-master cluster; scrapy-redis's queue stays on the single node.
+    two_processes_share_the_state(
+        site,
+        baseline,
+        tmp_path,
+        f"REDIS_URL={redis_url}",
+        f"WEBCLEAN_REDIS_URL={redis_cluster_url}",
+        "WEBCLEAN_REDIS_BUCKETS=64",
+    )
+
+
+def two_processes_share_the_state(
+    site: DemoServer, baseline: dict[str, Any], tmp_path: Path, *redis: str
+) -> None:
     shared = (
         "WEBCLEAN_STATE=redis",
-        f"REDIS_URL={redis_url}",
+        *redis,
         "SCHEDULER=scrapy_redis.scheduler.Scheduler",
         "DUPEFILTER_CLASS=scrapy_redis.dupefilter.RFPDupeFilter",
         # Keep the shared queue when the first process to go idle closes, and do not

@@ -1,4 +1,5 @@
-"""State backends: one interface, three stores, memory vs SQLite vs a real Redis server."""
+"""State backends: one interface, three stores, memory vs SQLite vs a real Redis server
+and a real 3-master Redis Cluster."""
 
 from __future__ import annotations
 
@@ -27,17 +28,22 @@ from tests.test_dedup import article, paragraphs
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StateBackend]:
     made: StateBackend
     if request.param == "memory":
         made = MemoryBackend()
     elif request.param == "sqlite":
         made = SqliteBackend(tmp_path / "state.sqlite3")
-    else:
+    elif request.param == "redis":
         from scrapy_webclean.state.redis import RedisBackend
 
         made = RedisBackend(request.getfixturevalue("redis_url"), prefix="test:")
+    else:  # a 3-master Redis Cluster (conftest.redis_cluster)
+        from scrapy_webclean.state.redis import RedisBackend
+
+        made = RedisBackend(request.getfixturevalue("redis_cluster_url"), prefix="test:")
+        assert made.cluster
     yield made
     made.close()
 

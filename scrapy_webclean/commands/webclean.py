@@ -54,6 +54,7 @@ from scrapy_webclean.commands.page_view import (
     verdict_dict,
 )
 from scrapy_webclean.commands.rank_run import run_rank
+from scrapy_webclean.commands.state_run import run_state
 from scrapy_webclean.errors import CleanError
 from scrapy_webclean.integration.pipelines import clean_options_from_settings
 from scrapy_webclean.integration.settings import SettingError, get_setting
@@ -71,7 +72,10 @@ class Command(ScrapyCommand):
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
 
     def syntax(self) -> str:
-        return "[options] <url | file | ->  |  rank [options] <items.jsonl | edges.tsv | ->..."
+        return (
+            "[options] <url | file | ->  |  rank [options] <items.jsonl | edges.tsv | ->...  |  "
+            "state migrate --spider NAME"
+        )
 
     def short_desc(self) -> str:
         return "Clean one page (URL, file or stdin) and show its main content"
@@ -95,7 +99,10 @@ class Command(ScrapyCommand):
             "'rank' computes QuarkRank over a crawl's link graph instead: its exported items "
             "(JSON lines, the links grouped by label) or edge files (source<TAB>target<TAB>"
             "label lines), - for standard input; it writes url,rank,in_links as CSV sorted by "
-            "rank (-o, else standard output) and each iteration's L1 change on standard error."
+            "rank (-o, else standard output) and each iteration's L1 change on standard error. "
+            "'state migrate' copies a Redis store of the layout before buckets (one hash a "
+            "table) into the sharded layout at REDIS_URL (WEBCLEAN_REDIS_BUCKETS, "
+            "WEBCLEAN_REDIS_CLUSTER), so a running project's learning is not lost."
         )
 
     def add_options(self, parser: ArgumentParser) -> None:
@@ -156,8 +163,24 @@ class Command(ScrapyCommand):
         group.add_argument(
             "--spark-master", help="the Spark master of --engine spark (default local[*])"
         )
+        group = parser.add_argument_group(
+            "state (scrapy webclean state migrate: a Redis store of the old layout, one hash "
+            "a table, copied into the sharded one at REDIS_URL)"
+        )
+        group.add_argument("--spider", help="the spider whose keys to migrate (its prefix)")
+        group.add_argument("--prefix", help="the keys' prefix (instead of --spider)")
+        group.add_argument(
+            "--from", dest="from_url", help="the old single node (default: REDIS_URL)"
+        )
+        group.add_argument(
+            "--delete-old", action="store_true", help="delete the old keys once copied"
+        )
 
     def run(self, args: list[str], opts: Namespace) -> None:
+        if args and args[0] == "state" and (len(args) > 1 or not Path("state").exists()):
+            assert self.settings is not None
+            self.exitcode = run_state(args[1:], opts, self.settings)
+            return
         if args and args[0] == "rank" and (len(args) > 1 or not Path("rank").exists()):
             assert self.settings is not None
             try:

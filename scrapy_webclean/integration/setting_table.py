@@ -420,6 +420,28 @@ SETTINGS: tuple[Setting, ...] = (
         text(),
     ),
     Setting(
+        "WEBCLEAN_REDIS_URL",
+        None,
+        "The Redis of the 'redis' state when it is not REDIS_URL's: a Redis Cluster "
+        "(redis+cluster://host:port) while scrapy-redis's queue stays on one node.",
+        text(optional=True),
+    ),
+    Setting(
+        "WEBCLEAN_REDIS_CLUSTER",
+        False,
+        "With the 'redis' state, REDIS_URL names a node of a Redis Cluster (as a "
+        "redis+cluster:// URL does): the state's tables are spread over its nodes.",
+        boolean(),
+    ),
+    Setting(
+        "WEBCLEAN_REDIS_BUCKETS",
+        1024,
+        "Buckets each table of the 'redis' state is split into (the keys a cluster spreads "
+        "over its nodes). Written into the store on first use; a crawl naming another "
+        "count for the same keys stops at start-up.",
+        integer(minimum=1, maximum=65536),
+    ),
+    Setting(
         "WEBCLEAN_STATE_RETRY_SECONDS",
         300.0,
         "How long a duplicate check waits (retrying with back-off) for an unreachable Redis "

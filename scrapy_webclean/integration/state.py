@@ -10,6 +10,10 @@
   ``REDIS_HOST``/``REDIS_PORT``, as scrapy-redis reads them) with ``REDIS_PARAMS``, keys
   under ``WEBCLEAN_REDIS_PREFIX`` (``<spider>:webclean:``): every process that names the
   same server and spider shares the image statistics, the templates and the dedup index.
+  Each table is split into ``WEBCLEAN_REDIS_BUCKETS`` buckets
+  (:mod:`scrapy_webclean.state.redislayout`); ``WEBCLEAN_REDIS_CLUSTER`` (or a
+  ``redis+cluster://`` URL) spreads them over a Redis Cluster's nodes. A store of another
+  layout stops the crawl at start-up with an error that names the setting.
 
 Nothing lost, nothing silent:
 
@@ -62,6 +66,7 @@ from scrapy_webclean.state import (
     StateBackend,
     StateUnavailable,
 )
+from scrapy_webclean.state.redislayout import LayoutMismatch
 from scrapy_webclean.state.stores import DEDUP_NAMESPACE, LIST_NAMESPACE
 
 if TYPE_CHECKING:
@@ -87,8 +92,28 @@ class RedisUnreachable(RuntimeError):
     """The crawl's Redis does not answer at start-up (stops the crawl)."""
 
 
+class RedisLayoutMismatch(RuntimeError):
+    """The crawl's Redis keys hold another layout than its settings name (stops the crawl)."""
+
+
+def unreachable(setting: str, url: str, exc: BaseException) -> str:
+    """The error that stops a crawl whose Redis does not answer at start-up."""
+    fix = setting if setting == "WEBCLEAN_REDIS_URL" else "REDIS_URL (or REDIS_HOST/REDIS_PORT"
+    return (
+        f"webclean: WEBCLEAN_STATE = 'redis' but Redis at {setting} = {redact_url(url)!r} does "
+        f"not answer ({exc}). Start it or fix {fix}, REDIS_PARAMS"
+        + (")" if setting != "WEBCLEAN_REDIS_URL" else "")
+        + "; WEBCLEAN_REDIS_REQUIRED = False starts the crawl without it (duplicate checks "
+        "then wait for it, learning pauses)"
+    )
+
+
 def redis_url(settings: Any) -> str:
-    """``REDIS_URL``, else one built from ``REDIS_HOST``/``REDIS_PORT`` (scrapy-redis)."""
+    """``WEBCLEAN_REDIS_URL``, else ``REDIS_URL``, else one built from
+    ``REDIS_HOST``/``REDIS_PORT`` (scrapy-redis)."""
+    own = settings.get("WEBCLEAN_REDIS_URL")
+    if own:
+        return str(own)
     url = settings.get("REDIS_URL")
     if url:
         return str(url)
@@ -117,6 +142,7 @@ class CrawlState:
         self._committer: Any = None
         self._templates: SqliteBackend | None = None
         self._redis: tuple[str, str, dict[str, Any]] | None = None
+        self._url_setting = "REDIS_URL"
         #: Items waiting for the commit of their dedup claims (jobdir).
         self._awaiting_commit: list[Deferred[None]] = []
         self._commit_call: Any = None
@@ -156,19 +182,32 @@ class CrawlState:
             spider = crawler.spider.name if crawler.spider is not None else "spider"
             prefix = str(get_setting(settings, "WEBCLEAN_REDIS_PREFIX")) % {"spider": spider}
             url = redis_url(settings)
-            params = dict(settings.getdict("REDIS_PARAMS"))
+            self._url_setting = (
+                "WEBCLEAN_REDIS_URL" if settings.get("WEBCLEAN_REDIS_URL") else "REDIS_URL"
+            )
+            params = {
+                **settings.getdict("REDIS_PARAMS"),
+                # (the layout: every process of the crawl, and its workers, the same)
+                "buckets": int(get_setting(settings, "WEBCLEAN_REDIS_BUCKETS")),
+                "cluster": bool(get_setting(settings, "WEBCLEAN_REDIS_CLUSTER")),
+            }
             self._redis = (url, prefix, params)
             # The reactor side never waits long on a server that stopped answering.
             quick = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, **params}
             stats = crawler.stats
             assert stats is not None
             stats.set_value(LOST_WRITES, 0)
+            try:
+                reactor_backend = RedisBackend(url, prefix, **quick)
+                worker_backend = RedisBackend(url, prefix, **params)
+            except StateUnavailable as exc:  # (a cluster is asked for its nodes at once)
+                raise RedisUnreachable(unreachable(self._url_setting, url, exc)) from exc
             self._reactor_side = Lenient(
-                RedisBackend(url, prefix, **quick),
+                reactor_backend,
                 on_lost=lambda n: stats.inc_value(LOST_WRITES, n),
             )
             self._worker_side = Retrying(
-                RedisBackend(url, prefix, **params),
+                worker_backend,
                 give_up_after=self.retry_seconds,
                 stopping=self._stopping,
             )
@@ -190,15 +229,11 @@ class CrawlState:
         assert self._worker_side is not None
         try:
             self._worker_side.backend.run([("count_records", "dd:docs")])
+        except LayoutMismatch as exc:
+            raise RedisLayoutMismatch(f"webclean: {exc}") from exc
         except StateUnavailable as exc:
             if required:
-                raise RedisUnreachable(
-                    f"webclean: WEBCLEAN_STATE = 'redis' but Redis at REDIS_URL = "
-                    f"{redact_url(url)!r} does "
-                    f"not answer ({exc}). Start it or fix REDIS_URL (or REDIS_HOST/REDIS_PORT, "
-                    "REDIS_PARAMS); WEBCLEAN_REDIS_REQUIRED = False starts the crawl without "
-                    "it (duplicate checks then wait for it, learning pauses)"
-                ) from exc
+                raise RedisUnreachable(unreachable(self._url_setting, url, exc)) from exc
             logger.error(
                 "webclean state: %s; starting without it (WEBCLEAN_REDIS_REQUIRED = False): "
                 "duplicate checks wait for it, learning pauses until it answers",

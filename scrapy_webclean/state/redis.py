@@ -1,18 +1,23 @@
-"""``RedisBackend``: learned state in Redis, shared by every crawler process that names it.
+"""``RedisBackend``: learned state in Redis, shared by every crawler process that names it,
+on one server or on a Redis Cluster.
 
-Layout, under a key prefix (the crawl uses ``<spider>:webclean:``):
+Layout (:mod:`scrapy_webclean.state.redislayout`), under a key prefix (the crawl uses
+``<spider>:webclean:``): every table split into buckets, ``<prefix><table>:{b}``, by the
+hash its keys already are, each bucket a hash:
 
-* counters and values: one hash per table (``HMGET``, ``HINCRBYFLOAT``, ``HSETNX``);
-* lists: one hash per table, each list a field of packed 64-bit integers (one Lua script
-  appends a whole batch, honouring the cap);
-* records: one hash per table, numbered by a counter; a small Lua script does ``INCR`` and
-  ``HSET`` at once, so a number is never visible without its record.
+* counters and values: ``HMGET``, ``HINCRBYFLOAT``, ``HSETNX`` on the keys' buckets;
+* lists: each list a field of packed 64-bit integers (one Lua script a bucket appends a
+  batch's items, honouring the cap);
+* records: numbered by their bucket's counter, in the bucket's slot; a small Lua script
+  does ``INCR`` and ``HSET`` at once, so a number is never visible without its record.
 
-Everything a :meth:`RedisBackend.run` call holds goes out as one pipeline: one round trip.
-Values are bytes and numbers; nothing is pickled or unpickled. Connection errors raise
-:class:`~scrapy_webclean.state.resilience.StateUnavailable`; the retry policy is the
-caller's (see :mod:`scrapy_webclean.state.resilience`), and redis-py's own retries are off,
-so a call never waits longer than the socket timeout.
+Everything a :meth:`RedisBackend.run` call holds goes out as one pipeline: one round trip
+on one server, one round trip per node it touches on a cluster (redis-py's
+``ClusterPipeline`` groups the commands by node; ``WEBCLEAN_REDIS_CLUSTER`` or a
+``redis+cluster://`` URL). Values are bytes and numbers; nothing is pickled or unpickled.
+Connection errors raise :class:`~scrapy_webclean.state.resilience.StateUnavailable`; the
+retry policy is the caller's (see :mod:`scrapy_webclean.state.resilience`), and redis-py's
+own retries are off, so a call never waits longer than the socket timeout.
 
 The URL's password never leaves the client: :attr:`RedisBackend.url`, its ``repr`` and
 every error name the server by the URL redacted (:func:`scrapy_webclean.redact.redact_url`),
@@ -28,11 +33,12 @@ from typing import Any
 
 from scrapy_webclean.redact import redact_text, redact_url, secret_values
 from scrapy_webclean.state.backend import OPERATIONS, Op
+from scrapy_webclean.state.redislayout import DEFAULT_BUCKETS, RedisLayout, bucket_of
 from scrapy_webclean.state.resilience import StateUnavailable, ViaRun
 
 _ADD_RECORD = """
-local n = redis.call('INCR', KEYS[1]) - 1
-redis.call('HSET', KEYS[2], n, ARGV[1])
+local n = (redis.call('INCR', KEYS[1]) - 1) * tonumber(ARGV[2]) + tonumber(ARGV[3])
+redis.call('HSET', KEYS[2], string.format('%d', n), ARGV[1])
 return n
 """
 _ADD_COUNTS = """
@@ -68,6 +74,8 @@ REDIS_URL_FORM = (
     "redis://[[user]:password@]host[:port][/db] or unix://[[user]:password@]/path; "
     "'@', '/', '?' and '#' in a password percent-encoded"
 )
+#: A URL of this scheme names a Redis Cluster (``redis+cluster://host:port``).
+CLUSTER_SCHEME = "redis+cluster://"
 #: Defaults for the client (``REDIS_PARAMS`` overrides them).
 DEFAULT_PARAMS: dict[str, Any] = {"socket_timeout": 5.0, "socket_connect_timeout": 2.0}
 
@@ -85,13 +93,68 @@ def _key(key: Any) -> str:
     return key if isinstance(key, str) else str(key)
 
 
+class _Pipeline:
+    """A redis-py pipeline (a ``ClusterPipeline`` on a cluster) that keeps the first key
+    of each command: on a cluster, a script goes straight to its key's node (redis-py's
+    ``ClusterPipeline.eval`` takes no script, and ``EVAL`` through ``execute_command``
+    would ask a node for its keys first), and :meth:`nodes` counts the round trips."""
+
+    def __init__(self, client: Any, cluster: bool) -> None:
+        self._client = client
+        self._pipe = client.pipeline(transaction=False)
+        self._cluster = cluster
+        self._keys: list[Any] = []
+
+    def __len__(self) -> int:
+        return len(self._pipe)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        command = getattr(self._pipe, name)
+
+        def queue(key: Any, *args: Any, **kwargs: Any) -> Any:
+            self._keys.append(key)
+            return command(key, *args, **kwargs)
+
+        return queue
+
+    def script(self, body: str, keys: Sequence[Any], args: Sequence[Any]) -> None:
+        """Queue a Lua script over ``keys`` (all in one slot) with ``args``."""
+        self._keys.append(keys[0])
+        if not self._cluster:
+            self._pipe.eval(body, len(keys), *keys, *args)
+            return
+        node = self._client.nodes_manager.get_node_from_slot(self._client.keyslot(keys[0]))
+        self._pipe.execute_command("EVAL", body, len(keys), *keys, *args, target_nodes=node)
+
+    def nodes(self) -> int:
+        """How many of the cluster's nodes the queued commands go to."""
+        client = self._client
+        manager = client.nodes_manager
+        slots = {client.keyslot(key) for key in self._keys}
+        return len({manager.get_node_from_slot(slot).name for slot in slots})
+
+    def execute(self) -> list[Any]:
+        return list(self._pipe.execute())
+
+    def reset(self) -> None:
+        self._pipe.reset()
+        self._keys = []
+
+
 class RedisBackend(ViaRun):
     """:class:`~scrapy_webclean.state.backend.StateBackend` in Redis."""
 
     name = "redis"
     remote = True
 
-    def __init__(self, url: str, prefix: str = "webclean:", **params: Any) -> None:
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "webclean:",
+        buckets: int = DEFAULT_BUCKETS,
+        cluster: bool = False,
+        **params: Any,
+    ) -> None:
         import redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
@@ -103,26 +166,46 @@ class RedisBackend(ViaRun):
         #: The server's URL with its password masked (the only form kept, to show).
         self.url = redact_url(url)
         self.prefix = prefix
+        self.layout = RedisLayout(prefix, buckets)
+        if url.startswith(CLUSTER_SCHEME):
+            cluster, url = True, "redis" + url[len(CLUSTER_SCHEME) - len("://") :]
+        #: True for a Redis Cluster (``RedisCluster``: each pipeline grouped by node).
+        self.cluster = cluster
+        self.client: Any
         try:
-            self.client = redis.Redis.from_url(url, **options)
+            if cluster:
+                from redis.cluster import RedisCluster
+
+                self.client = RedisCluster.from_url(url, **options)
+            else:
+                self.client = redis.Redis.from_url(url, **options)
         except ValueError:  # (redis-py's message may quote a part of the password)
             raise ValueError(f"not a Redis URL: {self.url} ({REDIS_URL_FORM})") from None
-        kwargs = self.client.connection_pool.connection_kwargs
+        except redis.exceptions.RedisError as exc:  # (a cluster asks its nodes at once)
+            raise StateUnavailable(f"Redis Cluster at {self.url} is unavailable: {exc}") from exc
+        kwargs = getattr(getattr(self.client, "connection_pool", None), "connection_kwargs", {})
         #: Values to mask in error text: the password (and any secret-named client
         #: argument), from the URL or ``REDIS_PARAMS``.
         self._secrets = secret_values({**params, **kwargs})
         self._errors: tuple[type[BaseException], ...] = (
             redis.exceptions.ConnectionError,
             redis.exceptions.TimeoutError,
+            redis.exceptions.ClusterDownError,
         )
-        #: Pipelines sent (each one round trip).
+        #: Round trips made: one a pipeline on a single node, one a node it touched on a
+        #: cluster.
         self.round_trips = 0
+        #: The bucket that takes each table's next record (this process's turn).
+        self._next_bucket: dict[str, int] = {}
+        self._layout_checked = False
 
     def __repr__(self) -> str:
         return f"RedisBackend({self.url!r}, prefix={self.prefix!r})"
 
     def run(self, ops: Sequence[Op]) -> list[Any]:
-        pipe = self.client.pipeline(transaction=False)
+        if not self._layout_checked:
+            self.check_layout()
+        pipe = self.pipeline()
         plan: list[tuple[int, Decoder]] = []
         for name, *args in ops:
             if name not in OPERATIONS:
@@ -130,21 +213,41 @@ class RedisBackend(ViaRun):
             before = len(pipe)
             decode = getattr(self, "_" + name)(pipe, *args)
             plan.append((len(pipe) - before, decode))
-        replies: list[Any] = []
-        if len(pipe):
-            try:
-                replies = pipe.execute()
-            except self._errors as exc:
-                raise self._unavailable(exc) from exc
-            finally:
-                pipe.reset()
-            self.round_trips += 1
+        replies = self.execute(pipe)
         results = []
         at = 0
         for size, decode in plan:
             results.append(decode(replies[at : at + size]))
             at += size
         return results
+
+    def pipeline(self) -> _Pipeline:
+        """A pipeline of this backend's client that knows the keys it was given."""
+        return _Pipeline(self.client, self.cluster)
+
+    def execute(self, pipe: _Pipeline) -> list[Any]:
+        """Send a pipeline (one round trip per node it touches) and return its replies."""
+        if not len(pipe):
+            return []
+        trips = pipe.nodes() if self.cluster else 1
+        try:
+            replies: list[Any] = pipe.execute()
+        except self._errors as exc:
+            raise self._unavailable(exc) from exc
+        finally:
+            pipe.reset()
+        self.round_trips += trips
+        return replies
+
+    def check_layout(self, migrating: bool = False) -> None:
+        """Write the layout into an empty store, or check the one it holds (raises
+        ``LayoutMismatch`` for another, or for the layout before buckets unless
+        ``migrating``; ``StateUnavailable`` when Redis is away)."""
+        try:
+            self.layout.check(self.client, migrating)
+        except self._errors as exc:
+            raise self._unavailable(exc) from exc
+        self._layout_checked = True
 
     def ping(self) -> bool:
         """True when the server answers (raises ``StateUnavailable`` when it does not)."""
@@ -179,71 +282,134 @@ class RedisBackend(ViaRun):
         self.client.close()
 
     # -- one pipeline's commands per operation, and how to read their replies ----------
+    # (each bucket of a table is a hash of its own: the commands of one operation go to
+    # the buckets its keys are in, and the replies are put back in the keys' order)
 
-    def _get_counts(self, pipe: Any, table: str, keys: Sequence[Any]) -> Decoder:
+    def _hmget(
+        self, pipe: Any, table: str, keys: Sequence[Any], read: Callable[[Any], Any]
+    ) -> Decoder:
         if not keys:
             return lambda replies: []
-        pipe.hmget(self.prefix + table, [_key(k) for k in keys])
-        return lambda replies: [float(v) if v is not None else 0.0 for v in replies[0]]
+        layout = self.layout
+        groups = list(layout.by_bucket(keys).items())
+        for bucket, positions in groups:
+            pipe.hmget(layout.table(table, bucket), [_key(keys[at]) for at in positions])
+
+        def decode(replies: list[Any]) -> list[Any]:
+            out: list[Any] = [None] * len(keys)
+            for (_, positions), values in zip(groups, replies, strict=True):
+                for at, value in zip(positions, values, strict=True):
+                    out[at] = read(value)
+            return out
+
+        return decode
+
+    def _get_counts(self, pipe: Any, table: str, keys: Sequence[Any]) -> Decoder:
+        return self._hmget(pipe, table, keys, lambda v: float(v) if v is not None else 0.0)
 
     def _add_counts(self, pipe: Any, table: str, deltas: Any) -> Decoder:
-        args: list[Any] = []
-        for key, delta in deltas:
-            args += (_key(key), delta)
-        if args:
-            pipe.eval(_ADD_COUNTS, 1, self.prefix + table, *args)
+        for bucket, items in self.layout.items_by_bucket(deltas).items():
+            name = self.layout.table(table, bucket)
+            if len(items) == 1:
+                key, delta = items[0]
+                pipe.hincrbyfloat(name, _key(key), delta)
+                continue
+            args: list[Any] = []
+            for key, delta in items:
+                args += (_key(key), delta)
+            pipe.script(_ADD_COUNTS, [name], args)
         return lambda replies: None
 
     def _count_keys(self, pipe: Any, table: str) -> Decoder:
-        pipe.hlen(self.prefix + table)
-        return lambda replies: int(replies[0])
+        for bucket in range(self.layout.buckets):
+            pipe.hlen(self.layout.table(table, bucket))
+        return lambda replies: sum(int(r) for r in replies)
 
     def _keep_top(self, pipe: Any, table: str, keep: int) -> Decoder:
-        pipe.eval(_KEEP_TOP, 1, self.prefix + table, keep)
-        return lambda replies: None
+        # The top of a table is over all its buckets: read them all in this round trip,
+        # drop the rest in a second one (keep_top is a periodic trim, never per page).
+        names = [self.layout.table(table, bucket) for bucket in range(self.layout.buckets)]
+        for name in names:
+            pipe.hgetall(name)
+
+        def decode(replies: list[Any]) -> None:
+            entries = [
+                (float(value), name, field)
+                for name, held in zip(names, replies, strict=True)
+                for field, value in held.items()
+            ]
+            if len(entries) <= keep:
+                return
+            entries.sort(key=lambda e: -e[0])
+            drop: dict[str, list[bytes]] = {}
+            for _, name, field in entries[keep:]:
+                drop.setdefault(name, []).append(field)
+            trim = self.pipeline()
+            for name, fields in drop.items():
+                trim.hdel(name, *fields)
+            self.execute(trim)
+
+        return decode
 
     def _get_values(self, pipe: Any, table: str, keys: Sequence[Any]) -> Decoder:
-        if not keys:
-            return lambda replies: []
-        pipe.hmget(self.prefix + table, [_key(k) for k in keys])
-        return lambda replies: list(replies[0])
+        return self._hmget(pipe, table, keys, lambda v: v)
 
     def _claim(self, pipe: Any, table: str, key: Any, value: bytes) -> Decoder:
-        name, field = self.prefix + table, _key(key)
+        name, field = self.layout.table(table, bucket_of(key, self.layout.buckets)), _key(key)
         pipe.hsetnx(name, field, value)
         pipe.hget(name, field)
         # Once set a value never changes, so the HGET reads the winner's.
         return lambda replies: None if replies[0] else replies[1]
 
     def _append(self, pipe: Any, table: str, items: Any, cap: int) -> Decoder:
-        args: list[Any] = [cap * 8]
-        for key, value in items:
-            args += (_key(key), _PACK(value))
-        if len(args) > 1:
-            pipe.eval(_APPEND, 1, self.prefix + table, *args)
+        for bucket, group in self.layout.items_by_bucket(items).items():
+            args: list[Any] = [cap * 8]
+            for key, value in group:
+                args += (_key(key), _PACK(value))
+            pipe.script(_APPEND, [self.layout.table(table, bucket)], args)
         return lambda replies: None
 
     def _get_lists(self, pipe: Any, table: str, keys: Sequence[int]) -> Decoder:
-        if not keys:
-            return lambda replies: []
-        pipe.hmget(self.prefix + table, [_key(k) for k in keys])
-        return lambda replies: [_unpack(v) if v else [] for v in replies[0]]
+        return self._hmget(pipe, table, keys, lambda v: _unpack(v) if v else [])
 
     def _add_record(self, pipe: Any, table: str, value: bytes) -> Decoder:
-        name = self.prefix + table
-        pipe.eval(_ADD_RECORD, 2, name + ":n", name, value)
+        # The buckets take this process's records in turn: a lone writer numbers them
+        # 0, 1, 2 ... (number = the bucket's count * buckets + the bucket).
+        layout = self.layout
+        bucket = self._next_bucket.get(table, 0)
+        self._next_bucket[table] = (bucket + 1) % layout.buckets
+        pipe.script(
+            _ADD_RECORD,
+            [layout.counter(table, bucket), layout.table(table, bucket)],
+            [value, layout.buckets, bucket],
+        )
+        pipe.incr(layout.total(table))
         return lambda replies: int(replies[0])
 
     def _get_records(self, pipe: Any, table: str, numbers: Sequence[int]) -> Decoder:
         if not numbers:
             return lambda replies: []
-        pipe.hmget(self.prefix + table, [str(n) for n in numbers])
-        return lambda replies: list(replies[0])
+        layout = self.layout
+        groups: dict[int, list[int]] = {}
+        for at, number in enumerate(numbers):
+            groups.setdefault(layout.record_bucket(number), []).append(at)
+        order = list(groups.items())
+        for bucket, positions in order:
+            pipe.hmget(layout.table(table, bucket), [str(numbers[at]) for at in positions])
+
+        def decode(replies: list[Any]) -> list[Any]:
+            out: list[Any] = [None] * len(numbers)
+            for (_, positions), values in zip(order, replies, strict=True):
+                for at, value in zip(positions, values, strict=True):
+                    out[at] = value
+            return out
+
+        return decode
 
     def _set_record(self, pipe: Any, table: str, number: int, value: bytes) -> Decoder:
-        pipe.hset(self.prefix + table, str(number), value)
+        pipe.hset(self.layout.table(table, self.layout.record_bucket(number)), str(number), value)
         return lambda replies: None
 
     def _count_records(self, pipe: Any, table: str) -> Decoder:
-        pipe.get(self.prefix + table + ":n")
+        pipe.get(self.layout.total(table))
         return lambda replies: int(replies[0]) if replies[0] is not None else 0
