@@ -435,7 +435,7 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "WEBCLEAN_REDIS_BUCKETS",
-        1024,
+        128,
         "Buckets each table of the 'redis' state is split into (the keys a cluster spreads "
         "over its nodes). Written into the store on first use; a crawl naming another "
         "count for the same keys stops at start-up.",

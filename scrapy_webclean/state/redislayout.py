@@ -25,10 +25,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-#: Buckets per table unless ``WEBCLEAN_REDIS_BUCKETS`` says otherwise: enough that the
-#: largest key of a 100-million-page index is a few hundred megabytes and the buckets'
-#: slots spread over a cluster's nodes within a few per cent.
-DEFAULT_BUCKETS = 1024
+#: Buckets per table unless ``WEBCLEAN_REDIS_BUCKETS`` says otherwise. A batch sends one
+#: command a bucket it touches, so Redis's CPU per document grows with the count; the
+#: largest key shrinks with it (0.3% of the index at 128), and 128 buckets' hash tags
+#: fall within 6% of an even split over three masters (``benchmarks/state_cluster.py``).
+DEFAULT_BUCKETS = 128
 #: What the layout key holds: the layout's version and the count of buckets.
 LAYOUT_VERSION = 2
 #: The table whose old-layout counter says a store predates buckets.

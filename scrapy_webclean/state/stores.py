@@ -320,18 +320,29 @@ class BackendDedupStore:
         return self.backend.count_records(self._docs)
 
     def lookup(self, queries: Sequence[Query]) -> list[Lookup]:
-        ops: list[tuple[object, ...]] = [
-            ("get_values", self._exact, [exact for exact, _, _ in queries]),
-            ("count_records", self._docs),
-        ]
+        # One read a table for the whole batch (a sharded store sends one command a
+        # bucket it touches, whatever the number of queries), split back per query.
+        post_keys: list[int] = []
+        band_keys_: list[int] = []
+        spans = []
         for _, hashes, signature in queries:
             bands = band_keys(signature, self.lsh_bands) if signature is not None else []
-            ops.append(("get_lists", self._post, list(hashes)))
-            ops.append(("get_lists", self._band, bands))
-        exacts, count, *lists = self.backend.run(ops)
+            spans.append((len(post_keys), len(hashes), len(band_keys_), len(bands)))
+            post_keys += hashes
+            band_keys_ += bands
+        exacts, count, posted, banded_all = self.backend.run(
+            [
+                ("get_values", self._exact, [exact for exact, _, _ in queries]),
+                ("count_records", self._docs),
+                ("get_lists", self._post, post_keys),
+                ("get_lists", self._band, band_keys_),
+            ]
+        )
         looks = []
         for n, held in enumerate(exacts):
-            postings, banded = lists[2 * n], lists[2 * n + 1]
+            post_at, post_n, band_at, band_n = spans[n]
+            postings = posted[post_at : post_at + post_n]
+            banded = banded_all[band_at : band_at + band_n]
             looks.append(
                 Lookup(
                     held.decode("utf-8") if held is not None else None,
