@@ -362,13 +362,7 @@ def minor_edit(root: lxml.html.HtmlElement, src: Source, rng: random.Random) -> 
     for paragraph in paragraphs:
         if len(edits) == wanted:
             break
-        slots = [
-            (el, slot)
-            for el in paragraph.iter()
-            if isinstance(el.tag, str)
-            for slot in ("text", "tail")
-            if (slot == "text" or el is not paragraph) and getattr(el, slot)
-        ]
+        slots = _paragraph_slots(paragraph)
         options = [
             (el, slot, match)
             for el, slot in slots
@@ -393,17 +387,23 @@ def minor_edit(root: lxml.html.HtmlElement, src: Source, rng: random.Random) -> 
     return Edit(", ".join(edits), DETAILS["minor_edit"][0 if numbers else 1])
 
 
-def _word_options(
-    paragraph: etree._Element,
-) -> list[tuple[etree._Element, str, re.Match[str]]]:
-    """The synonym-list words of a paragraph: (element, "text" or "tail", match)."""
-    slots = [
+def _paragraph_slots(paragraph: etree._Element) -> list[tuple[etree._Element, str]]:
+    """The text slots of a paragraph that hold text: (element, "text" or "tail"), the
+    paragraph's own tail left out."""
+    return [
         (el, slot)
         for el in paragraph.iter()
         if isinstance(el.tag, str)
         for slot in ("text", "tail")
         if (slot == "text" or el is not paragraph) and getattr(el, slot)
     ]
+
+
+def _word_options(
+    paragraph: etree._Element,
+) -> list[tuple[etree._Element, str, re.Match[str]]]:
+    """The synonym-list words of a paragraph: (element, "text" or "tail", match)."""
+    slots = _paragraph_slots(paragraph)
     return [(el, slot, m) for el, slot in slots for m in SYNONYM_RE.finditer(getattr(el, slot))]
 
 

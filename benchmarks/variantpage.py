@@ -228,16 +228,9 @@ def _furniture(
 ) -> list[etree._Element]:
     """The top-most navigation, header and footer elements outside the article's region
     that hold no article block and not the headline."""
-    protected = set(blocks)
-    if headline is not None:
-        protected.add(headline)
     region = _region(blocks)
-    if region is not None:
-        protected.add(region)
+    protected, holding = _protected([*blocks, *(e for e in (headline, region) if e is not None)])
     # Elements that hold a protected one, or sit inside one, are never furniture.
-    holding: set[etree._Element] = set()
-    for el in protected:
-        holding.update(el.iterancestors())
     found: list[etree._Element] = []
     chosen: set[etree._Element] = set()
     for el in body_of(root).iterdescendants():
@@ -253,6 +246,17 @@ def _furniture(
     return found
 
 
+def _protected(
+    elements: Sequence[etree._Element],
+) -> tuple[set[etree._Element], set[etree._Element]]:
+    """The elements an edit must keep, and every element that holds one of them."""
+    protected = set(elements)
+    holding: set[etree._Element] = set()
+    for el in protected:
+        holding.update(el.iterancestors())
+    return protected, holding
+
+
 def _sidebars(
     root: lxml.html.HtmlElement,
     blocks: Sequence[etree._Element],
@@ -265,12 +269,7 @@ def _sidebars(
     the article's region too (a related box in the article's column is one); never
     furniture (a tag of :data:`FURNITURE_TAGS` or a name of :data:`FURNITURE_RE`) nor inside
     it."""
-    protected = set(blocks)
-    if headline is not None:
-        protected.add(headline)
-    holding: set[etree._Element] = set()
-    for el in protected:
-        holding.update(el.iterancestors())
+    protected, holding = _protected([*blocks, *([headline] if headline is not None else [])])
     found: list[etree._Element] = []
     chosen: set[etree._Element] = set()
     for el in body_of(root).iterdescendants():
