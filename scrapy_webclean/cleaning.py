@@ -177,7 +177,8 @@ def _clean_page(
 ) -> CleanResult:
     page = load_html(html, content_type, opts.fallback_encodings, opts.max_depth, opts.limits)
     patterns = _compiled(opts.custom_patterns)
-    inline_formulas(page.root)  # (the walk skips <math>: its text is put in its place)
+    # (the walk skips <math>: its text is put in its place)
+    inline_formulas(page.root, page.decoded.text)
     model = build_page_model(page.root, url, opts.custom_tags, patterns)
     opts.limits.check_depth(model.parents, model.depth)
     if len(page.decoded.text) > opts.limits.max_text:  # (only then can a run be longer)

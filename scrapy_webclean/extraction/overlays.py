@@ -13,8 +13,8 @@ dialog by :func:`~scrapy_webclean.extraction.hintwords.names_consent`, an ad slo
 :data:`AD_SLOT_RE`, unless it holds more than :data:`AD_MAX_TEXT_SHARE` of the page's
 text (a page that wraps its article in "ad-container" keeps it). A post's own
 taxonomy ("category-advertising") and a state ("has-ads") name nothing
-(:func:`~scrapy_webclean.extraction.hintwords.naming_tokens`). One XPath pass finds the
-candidates (:data:`CANDIDATE_WORDS` in their names); only those are read in Python.
+(:func:`~scrapy_webclean.extraction.hintwords.naming_tokens`). A quick search for
+:data:`CANDIDATE_WORDS` in an element's names comes first; only those are read further.
 """
 
 from __future__ import annotations
@@ -42,22 +42,16 @@ OVERLAY_TAGS = frozenset(("div", "section", "aside", "dialog", "ins", "span", "p
 #: :func:`names_consent` and :data:`AD_SLOT_RE` accept).
 CANDIDATE_WORDS = ("cookie", "consent", "gdpr", "ad-", "ad_", "adslot", "adunit", "advert")
 
-_NAMES = "translate(concat(@class, ' ', @id), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', " + (
-    "'abcdefghijklmnopqrstuvwxyz')"
-)
-_CANDIDATES = etree.XPath(
-    "//*[@class or @id]["
-    + " or ".join(f"contains({_NAMES}, '{word}')" for word in CANDIDATE_WORDS)
-    + "]"
-)
+#: Finds a :data:`CANDIDATE_WORDS` part in a lower-cased name (the quick test).
+_CANDIDATE_RE = re.compile("|".join(map(re.escape, CANDIDATE_WORDS)))
 
 
 def is_overlay(element: etree._Element, chars: int, page_chars: int) -> bool:
     """True for a consent dialog, or an ad slot showing ``chars`` characters of text, at
     most :data:`AD_MAX_TEXT_SHARE` of the page's ``page_chars``."""
-    if not isinstance(element.tag, str) or element.tag not in OVERLAY_TAGS:
-        return False
     words = " ".join(filter(None, (element.get("class"), element.get("id"))))
+    if not words or _CANDIDATE_RE.search(words.lower()) is None:
+        return False
     if names_consent(words):
         return True
     return chars <= AD_MAX_TEXT_SHARE * page_chars and any(
@@ -72,15 +66,13 @@ def overlay_nodes(model: PageModel) -> list[bool]:
     inside = [False] * n
     if not n:
         return inside
-    candidates = set(_CANDIDATES(model.elements[0].getroottree().getroot()))
-    if not candidates:
-        return inside
-    elements, parents, text_len = model.elements, model.parents, model.text_len
+    tags, elements, parents, text_len = model.tags, model.elements, model.parents, model.text_len
     page_chars = text_len[0]
+    overlay_tags = OVERLAY_TAGS
     for i in range(1, n):
         if inside[parents[i]]:
             inside[i] = True
-        elif elements[i] in candidates and text_len[i]:
+        elif text_len[i] and tags[i] in overlay_tags:
             inside[i] = is_overlay(elements[i], text_len[i], page_chars)
     return inside
 

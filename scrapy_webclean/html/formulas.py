@@ -11,6 +11,8 @@ there.
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 #: A formula's text is at most this many characters long.
@@ -53,9 +55,16 @@ def formula_text(math: etree._Element) -> str:
     return "".join(shown)[:FORMULA_MAX_CHARS]
 
 
-def inline_formulas(root: etree._Element) -> int:
+#: A page's markup holds MathML (the quick test before the tree is searched).
+MATH_TAG_RE = re.compile(r"<(?:[a-z0-9_-]{1,20}:)?math[\s>/]", re.I)
+
+
+def inline_formulas(root: etree._Element, markup: str | None = None) -> int:
     """Replace every outermost ``<math>`` element of the page with a ``<span>`` of its
-    text (:func:`formula_text`), keeping its tail; returns how many were replaced."""
+    text (:func:`formula_text`), keeping its tail; returns how many were replaced. With
+    the page's ``markup``, a page that holds no ``<math`` tag is not searched."""
+    if markup is not None and MATH_TAG_RE.search(markup) is None:
+        return 0
     replaced = 0
     for math in _MATH(root):
         parent = math.getparent()
