@@ -4,7 +4,7 @@ and 4 crawler processes: what the sharded layout costs and where it is bounded.
 Usage::
 
     python benchmarks/state_cluster.py ../shared/datasets [--docs 1000000] [--batch 64]
-        [--processes 1,2,4] [--buckets 1024] [--out FILE.md] [--json FILE]
+        [--processes 1,2,4] [--buckets 128] [--out FILE.md] [--json FILE]
 
 The argument is the shared ``datasets/`` folder, read only for real sentences: the
 stream of ``state.py`` (``state_index.make_stream``: ~1,000-character documents, 5% exact
@@ -54,6 +54,7 @@ from state_index import PREFIX, make_stream
 from scrapy_webclean.dedup import NearDuplicateIndex
 from scrapy_webclean.state import BackendDedupStore
 from scrapy_webclean.state.redis import RedisBackend
+from scrapy_webclean.state.redislayout import DEFAULT_BUCKETS
 
 DEFAULT_DOCS = 1_000_000
 #: Nodes of the benchmark's cluster.
@@ -355,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", type=int, default=DEFAULT_DOCS)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--processes", default="1,2,4")
-    parser.add_argument("--buckets", type=int, default=1024)
+    parser.add_argument("--buckets", type=int, default=DEFAULT_BUCKETS)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
