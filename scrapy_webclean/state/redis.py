@@ -286,12 +286,19 @@ class RedisBackend(ViaRun):
     # the buckets its keys are in, and the replies are put back in the keys' order)
 
     def _hmget(
-        self, pipe: Any, table: str, keys: Sequence[Any], read: Callable[[Any], Any]
+        self,
+        pipe: Any,
+        table: str,
+        keys: Sequence[Any],
+        read: Callable[[Any], Any],
+        records: bool = False,
     ) -> Decoder:
+        """One ``HMGET`` a bucket the keys are in (a record's bucket is its number's),
+        the replies read by ``read`` and put back in the keys' order."""
         if not keys:
             return lambda replies: []
         layout = self.layout
-        groups = list(layout.by_bucket(keys).items())
+        groups = list(layout.by_bucket(keys, records).items())
         for bucket, positions in groups:
             pipe.hmget(layout.table(table, bucket), [_key(keys[at]) for at in positions])
 
@@ -387,24 +394,7 @@ class RedisBackend(ViaRun):
         return lambda replies: int(replies[0])
 
     def _get_records(self, pipe: Any, table: str, numbers: Sequence[int]) -> Decoder:
-        if not numbers:
-            return lambda replies: []
-        layout = self.layout
-        groups: dict[int, list[int]] = {}
-        for at, number in enumerate(numbers):
-            groups.setdefault(layout.record_bucket(number), []).append(at)
-        order = list(groups.items())
-        for bucket, positions in order:
-            pipe.hmget(layout.table(table, bucket), [str(numbers[at]) for at in positions])
-
-        def decode(replies: list[Any]) -> list[Any]:
-            out: list[Any] = [None] * len(numbers)
-            for (_, positions), values in zip(order, replies, strict=True):
-                for at, value in zip(positions, values, strict=True):
-                    out[at] = value
-            return out
-
-        return decode
+        return self._hmget(pipe, table, numbers, lambda v: v, records=True)
 
     def _set_record(self, pipe: Any, table: str, number: int, value: bytes) -> Decoder:
         pipe.hset(self.layout.table(table, self.layout.record_bucket(number)), str(number), value)

@@ -75,11 +75,13 @@ class RedisLayout:
         """The count of a table's records."""
         return f"{self.prefix}{table}:count"
 
-    def by_bucket(self, keys: Sequence[Any]) -> dict[int, list[int]]:
-        """The positions of ``keys``, grouped by bucket (in the keys' order within one)."""
+    def by_bucket(self, keys: Sequence[Any], records: bool = False) -> dict[int, list[int]]:
+        """The positions of ``keys`` (record numbers when ``records``), grouped by bucket
+        (in the keys' order within one)."""
         groups: dict[int, list[int]] = defaultdict(list)
+        buckets = self.buckets
         for at, key in enumerate(keys):
-            groups[bucket_of(key, self.buckets)].append(at)
+            groups[key % buckets if records else bucket_of(key, buckets)].append(at)
         return groups
 
     def items_by_bucket(self, items: Iterable[tuple[Any, Any]]) -> dict[int, list[tuple[Any, Any]]]:
