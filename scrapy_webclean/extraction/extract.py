@@ -382,6 +382,8 @@ def _extract_once(
     # Lines those structural rules dropped (a "related" section, a
     # repeated buy box): the line model never keeps them again.
     structural = [was and not now for was, now in zip(before_structural, kept, strict=True)]
+    # (per line: whether it lies in the region, as the later passes read it)
+    region_lines = [in_region[line.node] == 1 for line in lines]
     if forum and page_type == "article":
         page_type = "forum"
     rules_type = "landing" if landing else page_type
@@ -390,7 +392,7 @@ def _extract_once(
         rules = RuleState(
             kept=kept,
             metadata=metadata,
-            in_region=[in_region[line.node] == 1 for line in lines],
+            in_region=region_lines,
             noisy=noisy,
             drop_noisy=drop_noisy,
             template=template_flags,
@@ -412,21 +414,22 @@ def _extract_once(
             lines,
             kept,
             metadata,
-            [in_region[line.node] == 1 for line in lines],
+            region_lines,
             drop_noisy,
             [a or b for a, b in zip(blocked, structural, strict=True)],
             title,
             rules_type,
             opts,
         )
-    keep_table_cells(
-        model,
-        lines,
-        kept,
-        [a or b or c for a, b, c in zip(blocked, structural, metadata, strict=True)],
-        [in_region[line.node] == 1 for line in lines],
-        opts.max_link_density,
-    )
+    if "table" in model.tags:
+        keep_table_cells(
+            model,
+            lines,
+            kept,
+            [a or b or c for a, b, c in zip(blocked, structural, metadata, strict=True)],
+            region_lines,
+            opts.max_link_density,
+        )
     drop_stranded_labels(model, lines, kept, opts.max_link_density)
     drop_after_editor_line(lines, kept)
     return Extraction(lines, kept, region, scores, metadata, page_type)

@@ -173,19 +173,11 @@ def keep_table_cells(
                 last[table] = i
                 if kept[i]:
                     tables.add(table)
-    # (the index of the last kept line before each line, and of the first after it)
-    kept_before, kept_after = [-1] * len(lines), [-1] * len(lines)
-    seen = -1
-    for i in range(len(lines)):
-        kept_before[i] = seen
-        seen = i if kept[i] else seen
-    seen = -1
-    for i in range(len(lines) - 1, -1, -1):
-        kept_after[i] = seen
-        seen = i if kept[i] else seen
+    # (a kept line before a table and one after it: the first kept line is before it,
+    # the last after it)
+    kept_at = [i for i, keep in enumerate(kept) if keep]
     for table, start in first.items():
-        end = last[table]
-        if in_region[start] and kept_before[start] >= 0 and kept_after[end] >= 0:
+        if kept_at and in_region[start] and kept_at[0] < start and kept_at[-1] > last[table]:
             tables.add(table)
     if not tables:
         return

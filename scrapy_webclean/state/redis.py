@@ -168,7 +168,7 @@ class RedisBackend(ViaRun):
         self.prefix = prefix
         self.layout = RedisLayout(prefix, buckets)
         if url.startswith(CLUSTER_SCHEME):
-            cluster, url = True, "redis" + url[len(CLUSTER_SCHEME) - len("://") :]
+            cluster, url = True, "redis://" + url[len(CLUSTER_SCHEME) :]
         #: True for a Redis Cluster (``RedisCluster``: each pipeline grouped by node).
         self.cluster = cluster
         self.client: Any

@@ -323,19 +323,19 @@ class BackendDedupStore:
         # One read a table for the whole batch (a sharded store sends one command a
         # bucket it touches, whatever the number of queries), split back per query.
         post_keys: list[int] = []
-        band_keys_: list[int] = []
+        banded_keys: list[int] = []
         spans = []
         for _, hashes, signature in queries:
             bands = band_keys(signature, self.lsh_bands) if signature is not None else []
-            spans.append((len(post_keys), len(hashes), len(band_keys_), len(bands)))
+            spans.append((len(post_keys), len(hashes), len(banded_keys), len(bands)))
             post_keys += hashes
-            band_keys_ += bands
+            banded_keys += bands
         exacts, count, posted, banded_all = self.backend.run(
             [
                 ("get_values", self._exact, [exact for exact, _, _ in queries]),
                 ("count_records", self._docs),
                 ("get_lists", self._post, post_keys),
-                ("get_lists", self._band, band_keys_),
+                ("get_lists", self._band, banded_keys),
             ]
         )
         looks = []
